@@ -1,0 +1,75 @@
+// File access at the operating-system boundary: read-only memory maps for the files being
+// indexed, and output files that appear only when complete (temporary file + rename).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "kerchunk/util/status.h"
+
+namespace kerchunk {
+
+/// A read-only memory map of a whole file. Pages are touched only when read, so walking a chunk
+/// index reads just the index nodes, not the data. Move-only; unmaps on destruction.
+class MappedFile {
+ public:
+  static Result<MappedFile> Open(const std::string& path);
+
+  MappedFile() = default;
+  MappedFile(MappedFile&& other) noexcept;
+  MappedFile& operator=(MappedFile&& other) noexcept;
+  MappedFile(const MappedFile&) = delete;
+  MappedFile& operator=(const MappedFile&) = delete;
+  ~MappedFile();
+
+  std::span<const std::byte> bytes() const { return {data_, size_}; }
+  uint64_t size() const { return size_; }
+  const std::string& path() const { return path_; }
+
+ private:
+  const std::byte* data_ = nullptr;
+  uint64_t size_ = 0;
+  std::string path_;
+};
+
+/// Reads a whole file into memory (for small inputs such as JSON parts and file lists).
+Result<std::string> ReadFileToString(const std::string& path);
+
+/// The size of a file in bytes (NotFound when it does not exist).
+Result<uint64_t> FileSize(const std::string& path);
+
+/// Reads `length` bytes at `offset` of a file with pread (for verify's range reads).
+Result<std::string> ReadFileRange(const std::string& path, uint64_t offset, uint64_t length);
+
+/// An output file that is written to "<path>.tmp.<pid>.<n>" and renamed to `path` only by
+/// Commit(), so a failed run never leaves a partial output. Destruction without Commit() removes
+/// the temporary file. Writing to "-" goes to standard output (nothing to rename).
+class AtomicOutputFile {
+ public:
+  static Result<AtomicOutputFile> Create(const std::string& path);
+
+  AtomicOutputFile(AtomicOutputFile&& other) noexcept;
+  AtomicOutputFile& operator=(AtomicOutputFile&&) = delete;
+  ~AtomicOutputFile();
+
+  Status Write(std::string_view bytes);
+  /// Flushes, fsyncs and renames the temporary file into place.
+  Status Commit();
+  const std::string& path() const { return path_; }
+
+ private:
+  AtomicOutputFile() = default;
+  std::string path_;
+  std::string temp_path_;
+  int fd_ = -1;
+  bool committed_ = false;
+};
+
+/// Writes `contents` to `path` atomically (see AtomicOutputFile).
+Status WriteFileAtomically(const std::string& path, std::string_view contents);
+
+}  // namespace kerchunk

@@ -1,0 +1,178 @@
+#include "kerchunk/util/file_io.h"
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
+#include <cstring>
+
+namespace kerchunk {
+namespace {
+
+Status ErrnoError(std::string_view what, const std::string& path) {
+  int err = errno;
+  std::string reason = std::strerror(err);
+  if (err == ENOENT) return NotFoundError("{}: {}: {}", path, what, reason);
+  return IoError("{}: {}: {}", path, what, reason);
+}
+
+// RAII for a plain file descriptor.
+struct Fd {
+  int fd = -1;
+  ~Fd() {
+    if (fd >= 0) ::close(fd);
+  }
+};
+
+}  // namespace
+
+Result<MappedFile> MappedFile::Open(const std::string& path) {
+  Fd f{::open(path.c_str(), O_RDONLY | O_CLOEXEC)};
+  if (f.fd < 0) return ErrnoError("cannot open", path);
+  struct stat st;
+  if (::fstat(f.fd, &st) != 0) return ErrnoError("cannot stat", path);
+  if (!S_ISREG(st.st_mode)) return InvalidArgumentError("{}: not a regular file", path);
+  MappedFile out;
+  out.path_ = path;
+  out.size_ = static_cast<uint64_t>(st.st_size);
+  if (out.size_ == 0) return out;  // mmap of length 0 is an error; an empty span is fine
+  void* p = ::mmap(nullptr, out.size_, PROT_READ, MAP_PRIVATE, f.fd, 0);
+  if (p == MAP_FAILED) return ErrnoError("cannot map", path);
+  out.data_ = static_cast<const std::byte*>(p);
+  return out;
+}
+
+MappedFile::MappedFile(MappedFile&& other) noexcept
+    : data_(other.data_), size_(other.size_), path_(std::move(other.path_)) {
+  other.data_ = nullptr;
+  other.size_ = 0;
+}
+
+MappedFile& MappedFile::operator=(MappedFile&& other) noexcept {
+  if (this != &other) {
+    if (data_) ::munmap(const_cast<std::byte*>(data_), size_);
+    data_ = other.data_;
+    size_ = other.size_;
+    path_ = std::move(other.path_);
+    other.data_ = nullptr;
+    other.size_ = 0;
+  }
+  return *this;
+}
+
+MappedFile::~MappedFile() {
+  if (data_) ::munmap(const_cast<std::byte*>(data_), size_);
+}
+
+Result<std::string> ReadFileToString(const std::string& path) {
+  Fd f{::open(path.c_str(), O_RDONLY | O_CLOEXEC)};
+  if (f.fd < 0) return ErrnoError("cannot open", path);
+  std::string out;
+  struct stat st;
+  if (::fstat(f.fd, &st) == 0 && S_ISREG(st.st_mode)) out.reserve(st.st_size);
+  char buf[1 << 16];
+  for (;;) {
+    ssize_t n = ::read(f.fd, buf, sizeof buf);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return ErrnoError("cannot read", path);
+    }
+    if (n == 0) break;
+    out.append(buf, static_cast<size_t>(n));
+  }
+  return out;
+}
+
+Result<uint64_t> FileSize(const std::string& path) {
+  struct stat st;
+  if (::stat(path.c_str(), &st) != 0) return ErrnoError("cannot stat", path);
+  if (!S_ISREG(st.st_mode)) return InvalidArgumentError("{}: not a regular file", path);
+  return static_cast<uint64_t>(st.st_size);
+}
+
+Result<std::string> ReadFileRange(const std::string& path, uint64_t offset, uint64_t length) {
+  Fd f{::open(path.c_str(), O_RDONLY | O_CLOEXEC)};
+  if (f.fd < 0) return ErrnoError("cannot open", path);
+  std::string out(length, '\0');
+  uint64_t done = 0;
+  while (done < length) {
+    ssize_t n = ::pread(f.fd, out.data() + done, length - done, static_cast<off_t>(offset + done));
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return ErrnoError("cannot read", path);
+    }
+    if (n == 0) {
+      return DataLossError("{}: expected {} bytes at offset {}, file ends after {}", path, length,
+                           offset, offset + done);
+    }
+    done += static_cast<uint64_t>(n);
+  }
+  return out;
+}
+
+Result<AtomicOutputFile> AtomicOutputFile::Create(const std::string& path) {
+  AtomicOutputFile out;
+  out.path_ = path;
+  if (path == "-") {
+    out.fd_ = STDOUT_FILENO;
+    return out;
+  }
+  static std::atomic<unsigned> counter{0};
+  out.temp_path_ = fmt::format("{}.tmp.{}.{}", path, ::getpid(), counter++);
+  out.fd_ = ::open(out.temp_path_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (out.fd_ < 0) return ErrnoError("cannot create output", out.temp_path_);
+  return out;
+}
+
+AtomicOutputFile::AtomicOutputFile(AtomicOutputFile&& other) noexcept
+    : path_(std::move(other.path_)),
+      temp_path_(std::move(other.temp_path_)),
+      fd_(other.fd_),
+      committed_(other.committed_) {
+  other.fd_ = -1;
+  other.temp_path_.clear();
+}
+
+AtomicOutputFile::~AtomicOutputFile() {
+  if (fd_ >= 0 && fd_ != STDOUT_FILENO) ::close(fd_);
+  if (!committed_ && !temp_path_.empty()) ::unlink(temp_path_.c_str());
+}
+
+Status AtomicOutputFile::Write(std::string_view bytes) {
+  while (!bytes.empty()) {
+    ssize_t n = ::write(fd_, bytes.data(), bytes.size());
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return ErrnoError("cannot write", temp_path_.empty() ? path_ : temp_path_);
+    }
+    bytes.remove_prefix(static_cast<size_t>(n));
+  }
+  return OkStatus();
+}
+
+Status AtomicOutputFile::Commit() {
+  if (fd_ == STDOUT_FILENO) {
+    committed_ = true;
+    return OkStatus();
+  }
+  if (::fsync(fd_) != 0 && errno != EINVAL) return ErrnoError("cannot sync", temp_path_);
+  if (::close(fd_) != 0) {
+    fd_ = -1;
+    return ErrnoError("cannot close", temp_path_);
+  }
+  fd_ = -1;
+  if (::rename(temp_path_.c_str(), path_.c_str()) != 0) return ErrnoError("cannot rename", path_);
+  committed_ = true;
+  return OkStatus();
+}
+
+Status WriteFileAtomically(const std::string& path, std::string_view contents) {
+  KERCHUNK_ASSIGN_OR_RETURN(auto out, AtomicOutputFile::Create(path));
+  KERCHUNK_RETURN_IF_ERROR(out.Write(contents));
+  return out.Commit();
+}
+
+}  // namespace kerchunk

@@ -1,0 +1,63 @@
+#include "kerchunk/util/file_io.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "support/test_env.h"
+
+namespace kerchunk {
+namespace {
+
+using testing::TempDir;
+
+TEST(FileIoTest, AtomicOutputAppearsOnlyOnCommit) {
+  TempDir dir;
+  std::string path = dir / "out.json";
+  {
+    auto out = AtomicOutputFile::Create(path);
+    ASSERT_TRUE(out.ok());
+    ASSERT_TRUE(out->Write("partial").ok());
+    EXPECT_FALSE(std::filesystem::exists(path));
+  }  // destroyed without Commit
+  EXPECT_FALSE(std::filesystem::exists(path));
+  EXPECT_TRUE(std::filesystem::is_empty(dir.path())) << "temporary file removed";
+
+  ASSERT_TRUE(WriteFileAtomically(path, "complete").ok());
+  EXPECT_EQ(*ReadFileToString(path), "complete");
+}
+
+TEST(FileIoTest, MissingFileIsNotFound) {
+  TempDir dir;
+  auto m = MappedFile::Open(dir / "missing.h5");
+  ASSERT_FALSE(m.ok());
+  EXPECT_EQ(m.status().code(), StatusCode::kNotFound);
+  EXPECT_NE(m.status().message().find("missing.h5"), std::string::npos);
+  EXPECT_EQ(FileSize(dir / "missing.h5").status().code(), StatusCode::kNotFound);
+}
+
+TEST(FileIoTest, MapsAndReadsRanges) {
+  TempDir dir;
+  std::string path = dir / "f.bin";
+  ASSERT_TRUE(WriteFileAtomically(path, "0123456789").ok());
+  auto m = MappedFile::Open(path);
+  ASSERT_TRUE(m.ok());
+  EXPECT_EQ(m->size(), 10u);
+  EXPECT_EQ(static_cast<char>(m->bytes()[3]), '3');
+  EXPECT_EQ(*ReadFileRange(path, 2, 3), "234");
+  auto past = ReadFileRange(path, 8, 5);
+  EXPECT_EQ(past.status().code(), StatusCode::kDataLoss);
+  EXPECT_EQ(*FileSize(path), 10u);
+}
+
+TEST(FileIoTest, EmptyFileMapsToEmptySpan) {
+  TempDir dir;
+  std::string path = dir / "empty";
+  ASSERT_TRUE(WriteFileAtomically(path, "").ok());
+  auto m = MappedFile::Open(path);
+  ASSERT_TRUE(m.ok());
+  EXPECT_EQ(m->bytes().size(), 0u);
+}
+
+}  // namespace
+}  // namespace kerchunk
