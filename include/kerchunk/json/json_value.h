@@ -1,0 +1,98 @@
+// A small JSON document model for metadata (.zarray, .zattrs, .zgroup): building it in scan and
+// combine, comparing it by meaning in verify and tests.
+//
+// It reads and writes what Python's json module does, including the non-standard NaN, Infinity
+// and -Infinity tokens that zarr attributes can hold, and prints floats as Python's repr does
+// ("1e+20", "0.0"), so documents we write compare equal to Python's text after parsing. Objects
+// keep their keys sorted (zarr writes metadata with sort_keys=True). Large reference sets never
+// go through this type: refs are parsed by the streaming reader into the columnar model.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "kerchunk/util/status.h"
+
+namespace kerchunk::json {
+
+class Value {
+ public:
+  enum class Type : uint8_t { kNull, kBool, kInt, kUint, kDouble, kString, kArray, kObject };
+  using Array = std::vector<Value>;
+  using Member = std::pair<std::string, Value>;
+  using Object = std::vector<Member>;  // sorted by key
+
+  Value() = default;  // null
+  static Value Null() { return Value(); }
+  static Value Bool(bool b);
+  static Value Int(int64_t i);
+  /// A non-negative integer; stored as kInt when it fits in int64.
+  static Value Uint(uint64_t u);
+  static Value Double(double d);
+  static Value String(std::string s);
+  static Value MakeArray(Array items = {});
+  static Value MakeObject();
+
+  Type type() const { return type_; }
+  bool is_null() const { return type_ == Type::kNull; }
+  bool is_number() const {
+    return type_ == Type::kInt || type_ == Type::kUint || type_ == Type::kDouble;
+  }
+  bool is_string() const { return type_ == Type::kString; }
+  bool is_array() const { return type_ == Type::kArray; }
+  bool is_object() const { return type_ == Type::kObject; }
+
+  bool as_bool() const { return bool_; }
+  int64_t as_int() const { return int_; }
+  uint64_t as_uint() const { return uint_; }
+  /// Any number as a double.
+  double as_double() const;
+  const std::string& as_string() const { return string_; }
+  const Array& as_array() const { return array_; }
+  Array& as_array() { return array_; }
+  const Object& as_object() const { return object_; }
+
+  /// Object member lookup (nullptr when absent or not an object).
+  const Value* Find(std::string_view key) const;
+  Value* Find(std::string_view key);
+  /// Sets an object member, keeping keys sorted. The value must be an object.
+  Value& Set(std::string_view key, Value v);
+  /// Removes an object member; returns whether it existed.
+  bool Erase(std::string_view key);
+  /// Appends to an array.
+  Value& Push(Value v);
+
+  /// Compact text with sorted keys and Python-compatible numbers.
+  std::string Dump() const;
+  void DumpTo(std::string& out) const;
+
+  /// Parses JSON text, also accepting NaN, Infinity and -Infinity. Depth is limited (256) so
+  /// hostile input cannot exhaust the stack.
+  static Result<Value> Parse(std::string_view text);
+
+  /// Equality of meaning: numbers compare by value across int/double (0 == 0.0), NaN equals
+  /// NaN, objects compare as maps.
+  bool operator==(const Value& other) const;
+
+ private:
+  Type type_ = Type::kNull;
+  bool bool_ = false;
+  int64_t int_ = 0;
+  uint64_t uint_ = 0;
+  double double_ = 0;
+  std::string string_;
+  Array array_;
+  Object object_;
+};
+
+/// Appends `s` as a quoted JSON string (escaping quotes, backslashes and control characters;
+/// other UTF-8 passes through).
+void AppendString(std::string& out, std::string_view s);
+/// Appends a double as Python's repr does: shortest round-trip digits, "1e+20", "0.0", and the
+/// tokens NaN, Infinity, -Infinity.
+void AppendDouble(std::string& out, double d);
+
+}  // namespace kerchunk::json

@@ -1,0 +1,480 @@
+#include "kerchunk/json/json_value.h"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+
+namespace kerchunk::json {
+
+Value Value::Bool(bool b) {
+  Value v;
+  v.type_ = Type::kBool;
+  v.bool_ = b;
+  return v;
+}
+
+Value Value::Int(int64_t i) {
+  Value v;
+  v.type_ = Type::kInt;
+  v.int_ = i;
+  return v;
+}
+
+Value Value::Uint(uint64_t u) {
+  if (u <= static_cast<uint64_t>(INT64_MAX)) return Int(static_cast<int64_t>(u));
+  Value v;
+  v.type_ = Type::kUint;
+  v.uint_ = u;
+  return v;
+}
+
+Value Value::Double(double d) {
+  Value v;
+  v.type_ = Type::kDouble;
+  v.double_ = d;
+  return v;
+}
+
+Value Value::String(std::string s) {
+  Value v;
+  v.type_ = Type::kString;
+  v.string_ = std::move(s);
+  return v;
+}
+
+Value Value::MakeArray(Array items) {
+  Value v;
+  v.type_ = Type::kArray;
+  v.array_ = std::move(items);
+  return v;
+}
+
+Value Value::MakeObject() {
+  Value v;
+  v.type_ = Type::kObject;
+  return v;
+}
+
+double Value::as_double() const {
+  switch (type_) {
+    case Type::kInt:
+      return static_cast<double>(int_);
+    case Type::kUint:
+      return static_cast<double>(uint_);
+    case Type::kDouble:
+      return double_;
+    default:
+      return 0;
+  }
+}
+
+namespace {
+template <typename Object>
+auto LowerBound(Object& o, std::string_view key) {
+  return std::lower_bound(o.begin(), o.end(), key,
+                          [](const Value::Member& m, std::string_view k) { return m.first < k; });
+}
+}  // namespace
+
+const Value* Value::Find(std::string_view key) const {
+  if (type_ != Type::kObject) return nullptr;
+  auto it = LowerBound(object_, key);
+  if (it == object_.end() || it->first != key) return nullptr;
+  return &it->second;
+}
+
+Value* Value::Find(std::string_view key) {
+  return const_cast<Value*>(static_cast<const Value*>(this)->Find(key));
+}
+
+Value& Value::Set(std::string_view key, Value v) {
+  auto it = LowerBound(object_, key);
+  if (it != object_.end() && it->first == key) {
+    it->second = std::move(v);
+    return it->second;
+  }
+  return object_.insert(it, Member(std::string(key), std::move(v)))->second;
+}
+
+bool Value::Erase(std::string_view key) {
+  auto it = LowerBound(object_, key);
+  if (it == object_.end() || it->first != key) return false;
+  object_.erase(it);
+  return true;
+}
+
+Value& Value::Push(Value v) {
+  array_.push_back(std::move(v));
+  return array_.back();
+}
+
+void AppendString(std::string& out, std::string_view s) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  out += '"';
+  size_t start = 0;
+  for (size_t i = 0; i < s.size(); ++i) {
+    unsigned char c = static_cast<unsigned char>(s[i]);
+    if (c >= 0x20 && c != '"' && c != '\\') continue;
+    out.append(s, start, i - start);
+    start = i + 1;
+    switch (c) {
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
+      case '\b':
+        out += "\\b";
+        break;
+      case '\f':
+        out += "\\f";
+        break;
+      default:
+        out += "\\u00";
+        out += kHex[c >> 4];
+        out += kHex[c & 15];
+    }
+  }
+  out.append(s, start, s.size() - start);
+  out += '"';
+}
+
+void AppendDouble(std::string& out, double d) {
+  if (std::isnan(d)) {
+    out += "NaN";
+    return;
+  }
+  if (std::isinf(d)) {
+    out += d > 0 ? "Infinity" : "-Infinity";
+    return;
+  }
+  // Python's repr: shortest round-trip digits; scientific when exponent < -4 or >= 16.
+  char buf[64];
+  auto [end, ec] = std::to_chars(buf, buf + sizeof buf, d, std::chars_format::scientific);
+  std::string_view sci(buf, end - buf);
+  size_t e = sci.find('e');
+  int exponent = 0;
+  std::from_chars(sci.data() + e + 1 + (sci[e + 1] == '+'), sci.data() + sci.size(), exponent);
+  std::string_view mantissa = sci.substr(0, e);
+  if (exponent < -4 || exponent >= 16) {
+    out.append(mantissa);
+    out += 'e';
+    out += exponent < 0 ? '-' : '+';
+    int a = std::abs(exponent);
+    if (a < 10) out += '0';
+    out += std::to_string(a);
+    return;
+  }
+  auto [fend, fec] = std::to_chars(buf, buf + sizeof buf, d, std::chars_format::fixed);
+  std::string_view fixed(buf, fend - buf);
+  out.append(fixed);
+  if (fixed.find('.') == std::string_view::npos) out += ".0";
+}
+
+void Value::DumpTo(std::string& out) const {
+  switch (type_) {
+    case Type::kNull:
+      out += "null";
+      break;
+    case Type::kBool:
+      out += bool_ ? "true" : "false";
+      break;
+    case Type::kInt:
+      out += std::to_string(int_);
+      break;
+    case Type::kUint:
+      out += std::to_string(uint_);
+      break;
+    case Type::kDouble:
+      AppendDouble(out, double_);
+      break;
+    case Type::kString:
+      AppendString(out, string_);
+      break;
+    case Type::kArray:
+      out += '[';
+      for (size_t i = 0; i < array_.size(); ++i) {
+        if (i) out += ',';
+        array_[i].DumpTo(out);
+      }
+      out += ']';
+      break;
+    case Type::kObject:
+      out += '{';
+      for (size_t i = 0; i < object_.size(); ++i) {
+        if (i) out += ',';
+        AppendString(out, object_[i].first);
+        out += ':';
+        object_[i].second.DumpTo(out);
+      }
+      out += '}';
+      break;
+  }
+}
+
+std::string Value::Dump() const {
+  std::string out;
+  DumpTo(out);
+  return out;
+}
+
+bool Value::operator==(const Value& o) const {
+  if (is_number() && o.is_number()) {
+    if (type_ == Type::kDouble || o.type_ == Type::kDouble) {
+      double a = as_double(), b = o.as_double();
+      return a == b || (std::isnan(a) && std::isnan(b));
+    }
+    if (type_ != o.type_) return false;  // kInt vs kUint never hold the same value
+    return type_ == Type::kInt ? int_ == o.int_ : uint_ == o.uint_;
+  }
+  if (type_ != o.type_) return false;
+  switch (type_) {
+    case Type::kNull:
+      return true;
+    case Type::kBool:
+      return bool_ == o.bool_;
+    case Type::kString:
+      return string_ == o.string_;
+    case Type::kArray:
+      return array_ == o.array_;
+    case Type::kObject:
+      return object_ == o.object_;
+    default:
+      return false;
+  }
+}
+
+namespace {
+
+// Recursive-descent parser with a depth limit.
+class Parser {
+ public:
+  explicit Parser(std::string_view text) : s_(text) {}
+
+  Result<Value> ParseDocument() {
+    KERCHUNK_ASSIGN_OR_RETURN(Value v, ParseValue(0));
+    SkipSpace();
+    if (pos_ != s_.size()) return Error("unexpected text after the JSON value");
+    return v;
+  }
+
+ private:
+  static constexpr int kMaxDepth = 256;
+
+  Status Error(std::string_view what) const {
+    return InvalidArgumentError("invalid JSON at offset {}: {}", pos_, what);
+  }
+  void SkipSpace() {
+    while (pos_ < s_.size() &&
+           (s_[pos_] == ' ' || s_[pos_] == '\n' || s_[pos_] == '\r' || s_[pos_] == '\t')) {
+      ++pos_;
+    }
+  }
+  bool Consume(std::string_view token) {
+    if (s_.substr(pos_, token.size()) == token) {
+      pos_ += token.size();
+      return true;
+    }
+    return false;
+  }
+
+  Result<Value> ParseValue(int depth) {
+    if (depth > kMaxDepth) return Error("nesting deeper than 256 levels");
+    SkipSpace();
+    if (pos_ >= s_.size()) return Error("unexpected end of input");
+    char c = s_[pos_];
+    if (c == '{') return ParseObject(depth);
+    if (c == '[') return ParseArray(depth);
+    if (c == '"') {
+      KERCHUNK_ASSIGN_OR_RETURN(std::string str, ParseString());
+      return Value::String(std::move(str));
+    }
+    if (Consume("null")) return Value::Null();
+    if (Consume("true")) return Value::Bool(true);
+    if (Consume("false")) return Value::Bool(false);
+    if (Consume("NaN")) return Value::Double(std::nan(""));
+    if (Consume("Infinity")) return Value::Double(INFINITY);
+    if (Consume("-Infinity")) return Value::Double(-INFINITY);
+    return ParseNumber();
+  }
+
+  Result<Value> ParseObject(int depth) {
+    ++pos_;  // '{'
+    Value obj = Value::MakeObject();
+    SkipSpace();
+    if (Consume("}")) return obj;
+    for (;;) {
+      SkipSpace();
+      if (pos_ >= s_.size() || s_[pos_] != '"') return Error("expected a string key");
+      KERCHUNK_ASSIGN_OR_RETURN(std::string key, ParseString());
+      SkipSpace();
+      if (!Consume(":")) return Error("expected ':'");
+      KERCHUNK_ASSIGN_OR_RETURN(Value v, ParseValue(depth + 1));
+      obj.Set(key, std::move(v));  // a repeated key keeps the last value, as Python does
+      SkipSpace();
+      if (Consume("}")) return obj;
+      if (!Consume(",")) return Error("expected ',' or '}'");
+    }
+  }
+
+  Result<Value> ParseArray(int depth) {
+    ++pos_;  // '['
+    Value arr = Value::MakeArray();
+    SkipSpace();
+    if (Consume("]")) return arr;
+    for (;;) {
+      KERCHUNK_ASSIGN_OR_RETURN(Value v, ParseValue(depth + 1));
+      arr.Push(std::move(v));
+      SkipSpace();
+      if (Consume("]")) return arr;
+      if (!Consume(",")) return Error("expected ',' or ']'");
+    }
+  }
+
+  static void AppendUtf8(std::string& out, uint32_t cp) {
+    if (cp < 0x80) {
+      out += static_cast<char>(cp);
+    } else if (cp < 0x800) {
+      out += static_cast<char>(0xC0 | (cp >> 6));
+      out += static_cast<char>(0x80 | (cp & 0x3F));
+    } else if (cp < 0x10000) {
+      out += static_cast<char>(0xE0 | (cp >> 12));
+      out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+      out += static_cast<char>(0x80 | (cp & 0x3F));
+    } else {
+      out += static_cast<char>(0xF0 | (cp >> 18));
+      out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
+      out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+      out += static_cast<char>(0x80 | (cp & 0x3F));
+    }
+  }
+
+  Result<uint32_t> ParseHex4() {
+    if (pos_ + 4 > s_.size()) return Error("truncated \\u escape");
+    uint32_t v = 0;
+    auto [end, ec] = std::from_chars(s_.data() + pos_, s_.data() + pos_ + 4, v, 16);
+    if (ec != std::errc() || end != s_.data() + pos_ + 4) return Error("bad \\u escape");
+    pos_ += 4;
+    return v;
+  }
+
+  Result<std::string> ParseString() {
+    ++pos_;  // '"'
+    std::string out;
+    for (;;) {
+      if (pos_ >= s_.size()) return Error("unterminated string");
+      char c = s_[pos_++];
+      if (c == '"') return out;
+      if (static_cast<unsigned char>(c) < 0x20) return Error("control character in string");
+      if (c != '\\') {
+        out += c;
+        continue;
+      }
+      if (pos_ >= s_.size()) return Error("unterminated escape");
+      char e = s_[pos_++];
+      switch (e) {
+        case '"':
+        case '\\':
+        case '/':
+          out += e;
+          break;
+        case 'b':
+          out += '\b';
+          break;
+        case 'f':
+          out += '\f';
+          break;
+        case 'n':
+          out += '\n';
+          break;
+        case 'r':
+          out += '\r';
+          break;
+        case 't':
+          out += '\t';
+          break;
+        case 'u': {
+          KERCHUNK_ASSIGN_OR_RETURN(uint32_t cp, ParseHex4());
+          if (cp >= 0xD800 && cp < 0xDC00 && s_.substr(pos_, 2) == "\\u") {
+            pos_ += 2;
+            KERCHUNK_ASSIGN_OR_RETURN(uint32_t lo, ParseHex4());
+            if (lo >= 0xDC00 && lo < 0xE000) {
+              cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
+            } else {
+              AppendUtf8(out, cp);
+              cp = lo;
+            }
+          }
+          AppendUtf8(out, cp);
+          break;
+        }
+        default:
+          return Error("unknown escape");
+      }
+    }
+  }
+
+  Result<Value> ParseNumber() {
+    size_t start = pos_;
+    if (pos_ < s_.size() && s_[pos_] == '-') ++pos_;
+    bool is_float = false;
+    while (pos_ < s_.size()) {
+      char c = s_[pos_];
+      if (c >= '0' && c <= '9') {
+        ++pos_;
+      } else if (c == '.' || c == 'e' || c == 'E' || c == '+' || c == '-') {
+        is_float = true;
+        ++pos_;
+      } else {
+        break;
+      }
+    }
+    std::string_view text = s_.substr(start, pos_ - start);
+    if (text.empty() || text == "-") {
+      pos_ = start;
+      return Error("expected a value");
+    }
+    const char* b = text.data();
+    const char* e = b + text.size();
+    if (!is_float) {
+      int64_t i;
+      auto r = std::from_chars(b, e, i);
+      if (r.ec == std::errc() && r.ptr == e) return Value::Int(i);
+      uint64_t u;
+      r = std::from_chars(b, e, u);
+      if (r.ec == std::errc() && r.ptr == e) return Value::Uint(u);
+    }
+    double d;
+    auto r = std::from_chars(b, e, d);
+    if (r.ec == std::errc::result_out_of_range && r.ptr == e) {
+      // Python reads 1e400 as inf and 1e-400 as 0.0; strtod gives the same.
+      return Value::Double(std::strtod(std::string(text).c_str(), nullptr));
+    }
+    if (r.ec != std::errc() || r.ptr != e) {
+      pos_ = start;
+      return Error("malformed number");
+    }
+    return Value::Double(d);
+  }
+
+  std::string_view s_;
+  size_t pos_ = 0;
+};
+
+}  // namespace
+
+Result<Value> Value::Parse(std::string_view text) { return Parser(text).ParseDocument(); }
+
+}  // namespace kerchunk::json
