@@ -1,7 +1,7 @@
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
-install(TARGETS kerchunk kerchunk_build_flags EXPORT kerchunkTargets
+install(TARGETS kerchunk ${KERCHUNK_BUILT_COMPONENTS} kerchunk_build_flags EXPORT kerchunkTargets
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
   LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
   RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})

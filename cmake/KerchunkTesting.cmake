@@ -1,6 +1,7 @@
-# add_kerchunk_test(<name> SOURCES <files...> LABELS <labels...> [LIBS <libs...>])
+# add_kerchunk_test(<name> SOURCES <files...> LABELS <labels...> [LIBS <libs...>] [TIMEOUT s])
 # One GoogleTest executable; each TEST becomes a ctest test carrying the labels
-# (unit, corpus, client, fuzz) so `ctest -L unit` runs a fast subset.
+# (unit, corpus, client, fuzz) so `ctest -L unit` runs a fast subset. LIBS names the library
+# components it needs (e.g. kerchunk::hdf5 kerchunk_test_hdf5_fixtures); default: all of them.
 include(GoogleTest)
 
 function(add_kerchunk_test name)
@@ -11,9 +12,12 @@ function(add_kerchunk_test name)
   if(NOT ARG_TIMEOUT)
     set(ARG_TIMEOUT 600)
   endif()
+  if(NOT ARG_LIBS)
+    set(ARG_LIBS kerchunk::kerchunk)
+  endif()
   add_executable(${name} ${ARG_SOURCES})
-  target_link_libraries(${name} PRIVATE kerchunk::kerchunk kerchunk_test_support
-    kerchunk_build_flags GTest::gmock GTest::gtest_main ${ARG_LIBS})
+  target_link_libraries(${name} PRIVATE ${ARG_LIBS} kerchunk_test_support
+    kerchunk_build_flags GTest::gmock GTest::gtest_main)
   gtest_discover_tests(${name}
     DISCOVERY_MODE PRE_TEST
     PROPERTIES LABELS "${ARG_LABELS}" TIMEOUT ${ARG_TIMEOUT}

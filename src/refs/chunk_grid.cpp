@@ -53,8 +53,7 @@ Result<ChunkGrid> ChunkGrid::FromZarray(std::string_view zarray_json) {
     for (auto v : arr) {
       uint64_t x;
       if (v.get_uint64().get(x)) {
-        return InvalidArgumentError(".zarray: expected \"{}\" to hold non-negative integers",
-                                    name);
+        return InvalidArgumentError(".zarray: expected \"{}\" to hold non-negative integers", name);
       }
       out.push_back(x);
     }

@@ -149,7 +149,8 @@ void ReferenceSet::SetText(std::string_view key, std::string text) {
 }
 
 bool ReferenceSet::RemoveEntry(std::string_view key) {
-  auto it = std::find_if(entries.begin(), entries.end(), [&](const Entry& e) { return e.key == key; });
+  auto it =
+      std::find_if(entries.begin(), entries.end(), [&](const Entry& e) { return e.key == key; });
   if (it == entries.end()) return false;
   entries.erase(it);
   return true;

@@ -85,8 +85,8 @@ Result<ZarrArrayMeta> ZarrArrayMeta::Parse(std::string_view zarray_json) {
   KERCHUNK_ASSIGN_OR_RETURN(m.shape, ReadDims(doc, "shape"));
   KERCHUNK_ASSIGN_OR_RETURN(m.chunks, ReadDims(doc, "chunks"));
   if (m.shape.size() != m.chunks.size()) {
-    return InvalidArgumentError(".zarray: shape has rank {} but chunks has rank {}",
-                                m.shape.size(), m.chunks.size());
+    return InvalidArgumentError(".zarray: shape has rank {} but chunks has rank {}", m.shape.size(),
+                                m.chunks.size());
   }
   for (size_t d = 0; d < m.chunks.size(); ++d) {
     if (m.chunks[d] == 0) return InvalidArgumentError(".zarray: chunks[{}] is 0", d);
@@ -171,8 +171,8 @@ json::Value EncodeFillValue(std::string_view raw, std::string_view dtype) {
       break;
     case 'c':
       if (*size == 8) {
-        return json::Value::MakeArray({EncodeFloat(LoadAs<float>(raw, big)),
-                                       EncodeFloat(LoadAs<float>(raw.substr(4), big))});
+        return json::Value::MakeArray(
+            {EncodeFloat(LoadAs<float>(raw, big)), EncodeFloat(LoadAs<float>(raw.substr(4), big))});
       }
       if (*size == 16) {
         return json::Value::MakeArray({EncodeFloat(LoadAs<double>(raw, big)),

@@ -93,8 +93,8 @@ TEST(JsonValueTest, MeaningEquality) {
 }
 
 TEST(JsonValueTest, RejectsMalformed) {
-  for (const char* bad : {"", "{", "[1,]", "{\"a\" 1}", "tru", "\"abc", "1 2", "{1:2}", "-",
-                          R"("\x")", "[1e]"}) {
+  for (const char* bad :
+       {"", "{", "[1,]", "{\"a\" 1}", "tru", "\"abc", "1 2", "{1:2}", "-", R"("\x")", "[1e]"}) {
     EXPECT_FALSE(Value::Parse(bad).ok()) << bad;
   }
   std::string deep(100000, '[');
@@ -106,8 +106,10 @@ TEST(JsonValueTest, RandomRoundTrip) {
   std::mt19937_64 rng(3);
   std::function<Value(int)> gen = [&](int depth) -> Value {
     switch (rng() % (depth > 3 ? 5 : 7)) {
-      case 0: return Value::Null();
-      case 1: return Value::Int(static_cast<int64_t>(rng()));
+      case 0:
+        return Value::Null();
+      case 1:
+        return Value::Int(static_cast<int64_t>(rng()));
       case 2: {
         double d;
         uint64_t bits = rng();
@@ -119,7 +121,8 @@ TEST(JsonValueTest, RandomRoundTrip) {
         for (auto& ch : s) ch = static_cast<char>(1 + rng() % 127);
         return Value::String(s);
       }
-      case 4: return Value::Bool(rng() & 1);
+      case 4:
+        return Value::Bool(rng() & 1);
       case 5: {
         Value a = Value::MakeArray();
         for (int i = rng() % 4; i > 0; --i) a.Push(gen(depth + 1));

@@ -14,9 +14,11 @@
 namespace kerchunk::testing {
 
 std::optional<std::filesystem::path> SharedDir() {
+  // The environment wins; the configured default also serves test discovery, which ctest runs
+  // without the tests' environment (parameterised corpus tests list their files at start-up).
   const char* env = std::getenv("KERCHUNK_SHARED_DIR");
-  if (!env || !*env) return std::nullopt;
-  std::filesystem::path p(env);
+  std::filesystem::path p = (env && *env) ? env : KERCHUNK_DEFAULT_SHARED_DIR;
+  if (p.empty()) return std::nullopt;
   if (!std::filesystem::is_directory(p / "data")) return std::nullopt;
   return p;
 }
@@ -37,7 +39,7 @@ std::optional<std::filesystem::path> ExpectedDir() {
 
 std::string KerchunkBinary() {
   const char* env = std::getenv("KERCHUNK_BIN");
-  return env ? env : "";
+  return (env && *env) ? env : KERCHUNK_DEFAULT_BIN;
 }
 
 TempDir::TempDir() {
@@ -70,7 +72,8 @@ CommandResult RunCommand(const std::string& command) {
   TempDir tmp;
   std::string out_path = tmp / "stdout";
   std::string err_path = tmp / "stderr";
-  std::string full = fmt::format("({}) >{} 2>{}", command, ShellQuote(out_path), ShellQuote(err_path));
+  std::string full =
+      fmt::format("({}) >{} 2>{}", command, ShellQuote(out_path), ShellQuote(err_path));
   int status = std::system(full.c_str());
   CommandResult r;
   r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;

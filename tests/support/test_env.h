@@ -46,7 +46,7 @@ std::string ShellQuote(const std::string& s);
 }  // namespace kerchunk::testing
 
 /// Skips the current test when ../shared/data is absent (a user's fresh clone).
-#define KERCHUNK_SKIP_WITHOUT_SHARED_DATA()                                       \
-  do {                                                                            \
+#define KERCHUNK_SKIP_WITHOUT_SHARED_DATA()                                         \
+  do {                                                                              \
     if (!::kerchunk::testing::SharedDataDir()) GTEST_SKIP() << "no ../shared/data"; \
   } while (false)

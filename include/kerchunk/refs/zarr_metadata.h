@@ -18,7 +18,7 @@ namespace kerchunk {
 struct ZarrArrayMeta {
   std::vector<uint64_t> shape;
   std::vector<uint64_t> chunks;
-  std::string dtype;     ///< numpy dtype string, e.g. "<f4", "|S1", "|O"; or JSON of a record dtype
+  std::string dtype;  ///< numpy dtype string, e.g. "<f4", "|S1", "|O"; or JSON of a record dtype
   json::Value dtype_json;  ///< the dtype as written (a string, or a list for record dtypes)
   json::Value fill_value;  ///< as zarr encodes it (null, number, "NaN", base64 for bytes, ...)
   json::Value compressor;  ///< null or a numcodecs config object

@@ -1,0 +1,145 @@
+#include "kerchunk/json/kerchunk_json.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <random>
+
+#include "kerchunk/json/json_value.h"
+#include "kerchunk/util/file_io.h"
+#include "support/refs_testing.h"
+#include "support/test_env.h"
+
+namespace kerchunk {
+namespace {
+
+using ::testing::HasSubstr;
+using testing::SameReferences;
+
+std::string Serialize(const ReferenceSet& r, bool templates = false) {
+  std::string out;
+  SerializeKerchunkJson(r, WriteOptions{.templates = templates}, out);
+  return out;
+}
+
+TEST(KerchunkJsonTest, ParsesVersion1WithAllValueKinds) {
+  auto r = ParseKerchunkJson(R"({"version":1,"refs":{
+    ".zgroup":"{\"zarr_format\":2}",
+    "x/.zarray":"{\"chunks\":[2],\"compressor\":null,\"dtype\":\"<i4\",\"fill_value\":0,\"filters\":null,\"order\":\"C\",\"shape\":[6],\"zarr_format\":2}",
+    "x/0":["f.nc",10,8],
+    "x/1":"base64:AQIDBAUGBwg=",
+    "x/2":["g.nc"],
+    "x/9":["f.nc",0,1],
+    "x/01":"text",
+    "y/0":"plain",
+    "z":{"a":1}}})");
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  ASSERT_EQ(r->arrays.size(), 1u);
+  const ArrayRefs& x = r->arrays[0];
+  ASSERT_EQ(x.size(), 3u);
+  EXPECT_EQ(x.Get(0).kind, RefKind::kRange);
+  EXPECT_EQ(r->urls[x.Get(0).url], "f.nc");
+  EXPECT_EQ(x.Get(0).offset, 10u);
+  EXPECT_EQ(x.Get(1).kind, RefKind::kInline);
+  EXPECT_EQ(x.Get(1).data, "\x01\x02\x03\x04\x05\x06\x07\x08");
+  EXPECT_EQ(x.Get(2).kind, RefKind::kWholeFile);
+  // outside the grid, non-canonical, no .zarray, not a string or list: kept as entries
+  EXPECT_EQ(r->FindEntry("x/9")->value.kind, EntryValue::Kind::kRange);
+  EXPECT_EQ(r->FindEntry("x/01")->value.data, "text");
+  EXPECT_EQ(r->FindEntry("y/0")->value.data, "plain");
+  EXPECT_EQ(r->FindEntry("z")->value.kind, EntryValue::Kind::kJson);
+  EXPECT_EQ(r->FindEntry("z")->value.data, R"({"a":1})");
+}
+
+TEST(KerchunkJsonTest, ParsesVersion0) {
+  auto r = ParseKerchunkJson(R"({".zgroup":"{\"zarr_format\":2}",
+    ".zarray":"{\"chunks\":[1,1],\"compressor\":null,\"dtype\":\"<i4\",\"fill_value\":0,\"filters\":null,\"order\":\"C\",\"shape\":[2,2],\"zarr_format\":2}",
+    "1.1":["a.nc",4,4]})");
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  ASSERT_EQ(r->arrays.size(), 1u);
+  EXPECT_EQ(r->arrays[0].path(), "");
+  EXPECT_EQ(r->arrays[0].chunk_index(0), 3u);
+  EXPECT_EQ(r->entries.size(), 2u);
+}
+
+// The example of the fsspec reference specification ("gen" and "templates").
+TEST(KerchunkJsonTest, ExpandsTemplatesAndGen) {
+  auto r = ParseKerchunkJson(R"({
+    "version": 1,
+    "templates": {"u": "server.domain/path", "f": "{{c}}"},
+    "gen": [{"key": "gen_key{{i}}", "url": "http://{{u}}_{{i}}",
+             "offset": "{{(i + 90) * 1000}}", "length": "1000",
+             "dimensions": {"i": {"stop": 5}}}],
+    "refs": {"key0": "data", "key2": ["http://{{u}}/target_url", 10000, 100]}})");
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  const Entry* k2 = r->FindEntry("key2");
+  ASSERT_NE(k2, nullptr);
+  EXPECT_EQ(r->urls[k2->value.url], "http://server.domain/path/target_url");
+  const Entry* g4 = r->FindEntry("gen_key4");
+  ASSERT_NE(g4, nullptr);
+  EXPECT_EQ(r->urls[g4->value.url], "http://server.domain/path_4");
+  EXPECT_EQ(g4->value.offset, 94000u);
+  EXPECT_EQ(g4->value.length, 1000u);
+  EXPECT_EQ(r->FindEntry("gen_key5"), nullptr);
+}
+
+TEST(KerchunkJsonTest, RejectsBadInput) {
+  struct Case {
+    const char* json;
+    const char* message;
+  };
+  const Case cases[] = {
+      {"[1,2]", "top level is not an object"},
+      {"{\"version\":1,\"refs\":{\"a\":[\"f\",-1,3]}}", "refs key \"a\""},
+      {"{\"version\":1,\"refs\":{\"a\":[\"f\",1]}}", "refs key \"a\""},
+      {"{\"version\":1,\"refs\":{\"a\":[1,2,3]}}", "refs key \"a\""},
+      {"{\"version\":1,\"refs\":{\"a\":\"base64:!!\"}}", "refs key \"a\""},
+      {"{\"version\":2,\"refs\":{}}", "version 1"},
+      {"{\"version\":1,\"refs\":{\"a\":[\"{{nope}}\",1,2]}}", "unknown name"},
+      {"{\"version\":1,\"refs\":{\"a\":", "malformed"},
+      {"{\"version\":1,\"refs\":{\"x/.zarray\":\"{\\\"chunks\\\":[1],\\\"dtype\\\":\\\"<i4\\\","
+       "\\\"shape\\\":[2],\\\"zarr_format\\\":2}\",\"x/0\":[\"f\",0,1],\"x/0\":[\"f\",1,1]}}",
+       "duplicate chunk key \"x/0\""},
+      {"{\"version\":1,\"gen\":[{\"key\":\"k{{i}}\",\"url\":\"u\",\"dimensions\":"
+       "{\"i\":{\"stop\":100000},\"j\":{\"stop\":100000}}}],\"refs\":{}}",
+       "more than"},
+  };
+  for (const auto& c : cases) {
+    auto r = ParseKerchunkJson(c.json);
+    ASSERT_FALSE(r.ok()) << c.json;
+    EXPECT_THAT(r.status().message(), HasSubstr(c.message)) << c.json;
+  }
+}
+
+// Property: serialize -> parse gives back the same references, with and without templates.
+TEST(KerchunkJsonTest, RandomRoundTrip) {
+  std::mt19937_64 rng(11);
+  for (int i = 0; i < 300; ++i) {
+    ReferenceSet r = testing::RandomReferenceSet(rng);
+    for (bool templates : {false, true}) {
+      std::string text = Serialize(r, templates);
+      auto back = ParseKerchunkJson(text);
+      ASSERT_TRUE(back.ok()) << back.status().message() << "\n" << text;
+      EXPECT_TRUE(SameReferences(r, *back)) << text;
+      EXPECT_EQ(back->ChunkCount(), r.ChunkCount());
+    }
+  }
+}
+
+TEST(KerchunkJsonTest, WriteFileIsAtomicAndReadable) {
+  testing::TempDir dir;
+  std::mt19937_64 rng(5);
+  ReferenceSet r = testing::RandomReferenceSet(rng);
+  std::string path = dir / "refs.json";
+  ASSERT_TRUE(WriteKerchunkFile(r, path).ok());
+  auto back = ReadKerchunkFile(path);
+  ASSERT_TRUE(back.ok()) << back.status().message();
+  EXPECT_TRUE(SameReferences(r, *back));
+  auto missing = ReadKerchunkFile(dir / "missing.json");
+  EXPECT_EQ(missing.status().code(), StatusCode::kNotFound);
+  EXPECT_THAT(missing.status().message(), HasSubstr("missing.json"));
+}
+
+}  // namespace
+}  // namespace kerchunk
