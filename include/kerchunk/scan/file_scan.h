@@ -34,6 +34,9 @@ struct FileScanResult {
   ReferenceSet refs;                  ///< url id 0 is the file's URL
   std::vector<std::string> warnings;  ///< e.g. "variable /x skipped: uses szip"
   uint64_t referenced_bytes = 0;      ///< sum of the lengths of the byte-range references
+  /// Names of unlimited (record) dimensions, from which `kerchunk scan` picks its default
+  /// concat dimension.
+  std::vector<std::string> unlimited_dims;
 };
 
 /// Translates an HDF5 / NetCDF-4 file. `url` is what the references name (the path after
