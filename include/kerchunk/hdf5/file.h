@@ -1,0 +1,55 @@
+// An HDF5 file image as the native chunk-index walker sees it: the bytes plus the superblock
+// parameters needed to decode addresses. Every structure parser reads through File so that each
+// address is range-checked against the image once, with overflow-checked arithmetic.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string_view>
+
+#include "kerchunk/hdf5/superblock.h"
+#include "kerchunk/util/byte_reader.h"
+#include "kerchunk/util/status.h"
+
+namespace kerchunk::hdf5 {
+
+/// A read-only view of a whole HDF5 file (typically MappedFile::bytes()). Cheap to copy; the
+/// bytes must outlive it and every reader it hands out.
+class File {
+ public:
+  /// Parses the superblock of `bytes` (see ReadSuperblock).
+  static Result<File> Open(std::span<const std::byte> bytes);
+  File(std::span<const std::byte> bytes, const Superblock& superblock)
+      : bytes_(bytes), superblock_(superblock) {}
+
+  const Superblock& superblock() const { return superblock_; }
+  std::span<const std::byte> bytes() const { return bytes_; }
+  unsigned offset_size() const { return superblock_.size_of_offsets; }
+  unsigned length_size() const { return superblock_.size_of_lengths; }
+
+  /// File offset of a (relative) HDF5 address: address + base address. DataLoss on overflow or
+  /// for the undefined address. Does not check the result against the file size.
+  Result<uint64_t> ToFileOffset(uint64_t address, std::string_view what) const;
+
+  /// A reader over the `size` bytes at HDF5 address `address`, named `what` in errors (which must
+  /// outlive the reader: pass a string literal). DataLoss "<what> at address A: ... past the end
+  /// of the file" when the range is not inside the file. Error addresses are file offsets.
+  Result<ByteReader> ReaderAt(uint64_t address, uint64_t size, std::string_view what) const;
+  /// A reader from `address` to the end of the file (for structures whose size is only known
+  /// after their header has been read).
+  Result<ByteReader> ReaderFrom(uint64_t address, std::string_view what) const;
+
+  /// Reads an address field ("size of offsets" wide); all-ones becomes kUndefinedAddress.
+  Result<uint64_t> ReadAddress(ByteReader& reader, std::string_view field = "address") const;
+  /// Reads a length field ("size of lengths" wide).
+  Result<uint64_t> ReadLength(ByteReader& reader, std::string_view field = "length") const {
+    return reader.UVar(length_size(), field);
+  }
+
+ private:
+  std::span<const std::byte> bytes_;
+  Superblock superblock_;
+};
+
+}  // namespace kerchunk::hdf5

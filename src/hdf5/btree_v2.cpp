@@ -1,0 +1,184 @@
+// Version 2 B-tree chunk index walk; see the specification link in btree_v2.h.
+//
+// Header "BTHD": version 0, type, node size (4), record size (2), depth (2), split and merge
+// percent, root address (O), root record count (2), total records (L), checksum. Nodes are
+// node-size bytes: signature, version 0, type, the records, (internal only) one more child
+// pointer than records, checksum. A child pointer is the child's address, its record count and,
+// when the child is itself internal, the total number of records below it.
+#include "kerchunk/hdf5/btree_v2.h"
+
+#include <bit>
+#include <unordered_set>
+#include <vector>
+
+namespace kerchunk::hdf5::internal {
+namespace {
+
+// libhdf5's prefix of every node: signature, version, type and checksum.
+constexpr uint64_t kNodeOverhead = 10;
+
+// Bytes needed to store a count up to `limit` (libhdf5's H5VM_limit_enc_size).
+unsigned CountWidth(uint64_t limit) { return (std::bit_width(limit) - (limit ? 1 : 0)) / 8 + 1; }
+
+// Capacity of the nodes at one depth (libhdf5's H5B2_node_info_t).
+struct Level {
+  uint64_t max_records = 0;  // records a node of this depth can hold
+  uint64_t max_total = 0;    // records below (and in) a node of this depth
+  unsigned total_width = 0;  // bytes of a "total records" field describing such a node
+};
+
+struct Tree {
+  uint8_t type = 0;
+  uint32_t node_size = 0;
+  uint16_t record_size = 0;
+  unsigned size_width = 0;  // type 11: bytes of the chunk size field
+  unsigned count_width = 0;
+  std::vector<Level> levels;  // index = depth (0 = leaves)
+};
+
+Status ComputeLevels(const ByteReader& r, Tree& t, uint16_t depth, unsigned offset_size) {
+  if (t.node_size <= kNodeOverhead || t.record_size == 0 ||
+      (t.node_size - kNodeOverhead) / t.record_size == 0) {
+    return r.Error(
+        fmt::format("node size {} holds no record of {} bytes", t.node_size, t.record_size));
+  }
+  Level leaf;
+  leaf.max_records = (t.node_size - kNodeOverhead) / t.record_size;
+  leaf.max_total = leaf.max_records;
+  t.levels.push_back(leaf);
+  t.count_width = CountWidth(leaf.max_records);
+  for (unsigned d = 1; d <= depth; ++d) {
+    const Level& below = t.levels[d - 1];
+    const uint64_t pointer = offset_size + t.count_width + (d > 1 ? below.total_width : 0);
+    Level level;
+    if (t.node_size > kNodeOverhead + pointer) {
+      level.max_records = (t.node_size - kNodeOverhead - pointer) / (t.record_size + pointer);
+    }
+    auto total = CheckedMul(level.max_records + 1, below.max_total);
+    if (total) total = CheckedAdd(*total, level.max_records);
+    if (level.max_records == 0 || !total) {
+      return r.Error(
+          fmt::format("depth {} is impossible for nodes of {} bytes", depth, t.node_size));
+    }
+    level.max_total = *total;
+    level.total_width = CountWidth(level.max_total);
+    t.levels.push_back(level);
+  }
+  return OkStatus();
+}
+
+class BTreeV2Walk {
+ public:
+  BTreeV2Walk(const File& file, const Tree& t, const ChunkGeometry& g, const ChunkVisitor& visit)
+      : file_(file), t_(t), g_(g), visit_(visit) {}
+
+  Status Node(uint64_t address, uint64_t records, unsigned depth);
+
+ private:
+  Status Record(ByteReader& r);
+
+  const File& file_;
+  const Tree& t_;
+  const ChunkGeometry& g_;
+  const ChunkVisitor& visit_;
+  std::unordered_set<uint64_t> seen_;
+  DimArray coords_{};
+};
+
+Status BTreeV2Walk::Record(ByteReader& r) {
+  const uint64_t at = r.address();
+  KERCHUNK_ASSIGN_OR_RETURN(uint64_t address, file_.ReadAddress(r, "chunk address"));
+  uint64_t size = g_.chunk_bytes;
+  uint32_t mask = 0;
+  if (t_.type == 11) {
+    KERCHUNK_ASSIGN_OR_RETURN(size, r.UVar(t_.size_width, "chunk size"));
+    KERCHUNK_ASSIGN_OR_RETURN(mask, r.U32("filter mask"));
+  }
+  for (unsigned d = 0; d < g_.rank; ++d) {
+    KERCHUNK_ASSIGN_OR_RETURN(coords_[d], r.U64("scaled offset"));
+  }
+  if (address == kUndefinedAddress) return OkStatus();
+  KERCHUNK_ASSIGN_OR_RETURN(uint64_t offset,
+                            ChunkFileOffset(file_, address, "v2 B-tree record", at));
+  return visit_(std::span<const uint64_t>(coords_.data(), g_.rank), offset, size, mask);
+}
+
+Status BTreeV2Walk::Node(uint64_t address, uint64_t records, unsigned depth) {
+  const std::string_view what = depth == 0 ? "v2 B-tree leaf node" : "v2 B-tree internal node";
+  KERCHUNK_ASSIGN_OR_RETURN(ByteReader r, file_.ReaderAt(address, t_.node_size, what));
+  const uint64_t where = r.address();
+  if (!seen_.insert(address).second) {
+    return DataLossError(
+        "{} at address {}: reached a second time (the tree has a cycle or a "
+        "shared subtree)",
+        what, where);
+  }
+  KERCHUNK_RETURN_IF_ERROR(r.ExpectSignature(depth == 0 ? "BTLF" : "BTIN"));
+  KERCHUNK_ASSIGN_OR_RETURN(uint8_t version, r.U8("version"));
+  if (version != 0) return r.Error(fmt::format("expected version 0, got {}", version));
+  KERCHUNK_ASSIGN_OR_RETURN(uint8_t type, r.U8("record type"));
+  if (type != t_.type) {
+    return r.Error(fmt::format("expected record type {} (as the header), got {}", t_.type, type));
+  }
+  if (records > t_.levels[depth].max_records) {
+    return r.Error(fmt::format("expected at most {} records at depth {}, got {}",
+                               t_.levels[depth].max_records, depth, records));
+  }
+  if (depth == 0) {
+    for (uint64_t i = 0; i < records; ++i) KERCHUNK_RETURN_IF_ERROR(Record(r));
+    return OkStatus();
+  }
+  // Child pointers follow all the records; walk in key order: child i, then record i.
+  KERCHUNK_ASSIGN_OR_RETURN(ByteReader record_reader, r.Sub(records * t_.record_size, what));
+  const unsigned total_width = depth > 1 ? t_.levels[depth - 1].total_width : 0;
+  for (uint64_t i = 0; i <= records; ++i) {
+    KERCHUNK_ASSIGN_OR_RETURN(uint64_t child, file_.ReadAddress(r, "child address"));
+    KERCHUNK_ASSIGN_OR_RETURN(uint64_t count, r.UVar(t_.count_width, "child record count"));
+    if (total_width) KERCHUNK_RETURN_IF_ERROR(r.Skip(total_width));
+    KERCHUNK_RETURN_IF_ERROR(Node(child, count, depth - 1));
+    if (i < records) KERCHUNK_RETURN_IF_ERROR(Record(record_reader));
+  }
+  return OkStatus();
+}
+
+}  // namespace
+
+Status WalkBTreeV2(const File& file, const DataLayout& layout, const ChunkGeometry& geometry,
+                   const ChunkVisitor& visit) {
+  if (layout.index_address == kUndefinedAddress) return OkStatus();
+  const unsigned o = file.offset_size(), l = file.length_size();
+  KERCHUNK_ASSIGN_OR_RETURN(
+      ByteReader r, file.ReaderAt(layout.index_address, 16 + o + 2 + l + 4, "v2 B-tree header"));
+  KERCHUNK_RETURN_IF_ERROR(r.ExpectSignature("BTHD"));
+  KERCHUNK_ASSIGN_OR_RETURN(uint8_t version, r.U8("version"));
+  if (version != 0) return r.Error(fmt::format("expected version 0, got {}", version));
+  Tree t;
+  KERCHUNK_ASSIGN_OR_RETURN(t.type, r.U8("record type"));
+  KERCHUNK_ASSIGN_OR_RETURN(t.node_size, r.U32("node size"));
+  KERCHUNK_ASSIGN_OR_RETURN(t.record_size, r.U16("record size"));
+  KERCHUNK_ASSIGN_OR_RETURN(uint16_t depth, r.U16("depth"));
+  KERCHUNK_RETURN_IF_ERROR(r.Skip(2));  // split and merge percent
+  KERCHUNK_ASSIGN_OR_RETURN(uint64_t root, file.ReadAddress(r, "root node address"));
+  KERCHUNK_ASSIGN_OR_RETURN(uint16_t root_records, r.U16("root record count"));
+  const uint64_t fixed = o + 8 * uint64_t{geometry.rank};
+  if (t.type == 10 && t.record_size != fixed) {
+    return r.Error(fmt::format("type 10 records of rank {}: expected record size {}, got {}",
+                               geometry.rank, fixed, t.record_size));
+  }
+  if (t.type == 11) {
+    if (t.record_size < fixed + 4 + 1 || t.record_size > fixed + 4 + 8) {
+      return r.Error(fmt::format("type 11 records of rank {}: expected record size {}..{}, got {}",
+                                 geometry.rank, fixed + 5, fixed + 12, t.record_size));
+    }
+    t.size_width = static_cast<unsigned>(t.record_size - fixed - 4);
+  }
+  if (t.type != 10 && t.type != 11) {
+    return r.Error(fmt::format("expected record type 10 or 11 (dataset chunks), got {}", t.type));
+  }
+  KERCHUNK_RETURN_IF_ERROR(ComputeLevels(r, t, depth, o));
+  if (root == kUndefinedAddress) return OkStatus();
+  BTreeV2Walk walk(file, t, geometry, visit);
+  return walk.Node(root, root_records, depth);
+}
+
+}  // namespace kerchunk::hdf5::internal
