@@ -212,9 +212,15 @@ Result<DataLayout> DecodeDataLayout(const File& file, const HeaderMessage& messa
 }
 
 Result<DataLayout> ReadDataLayout(const File& file, uint64_t object_header_address) {
-  KERCHUNK_ASSIGN_OR_RETURN(HeaderMessage message,
-                            FindHeaderMessage(file, object_header_address, kDataLayoutMessage));
-  return DecodeDataLayout(file, message);
+  auto message = FindHeaderMessage(file, object_header_address, kDataLayoutMessage);
+  if (!message.ok() && file.has_metadata_cache_image()) {
+    return UnsupportedError(
+        "object header at address {}: unreadable, and the file has a metadata cache image, "
+        "where libhdf5 may keep object headers instead (h5clear --image removes the image): {}",
+        object_header_address, message.status().message());
+  }
+  if (!message.ok()) return std::move(message).status();
+  return DecodeDataLayout(file, *message);
 }
 
 }  // namespace kerchunk::hdf5

@@ -1,11 +1,19 @@
 // File: bounds-checked access to an HDF5 file image by (relative) HDF5 address.
 #include "kerchunk/hdf5/file.h"
 
+#include "kerchunk/hdf5/object_header.h"
+
 namespace kerchunk::hdf5 {
 
 Result<File> File::Open(std::span<const std::byte> bytes) {
   KERCHUNK_ASSIGN_OR_RETURN(Superblock sb, ReadSuperblock(bytes));
-  return File(bytes, sb);
+  File file(bytes, sb);
+  if (sb.extension_address != kUndefinedAddress) {
+    constexpr uint16_t kMetadataCacheImageMessage = 0x0018;
+    auto found = FindHeaderMessage(file, sb.extension_address, kMetadataCacheImageMessage);
+    file.metadata_cache_image_ = found.ok();
+  }
+  return file;
 }
 
 Result<uint64_t> File::ToFileOffset(uint64_t address, std::string_view what) const {

@@ -91,8 +91,10 @@ Result<ByteReader> ReadPrefix(Walk& w, uint64_t address) {
   KERCHUNK_RETURN_IF_ERROR(r.Seek(0));
   KERCHUNK_ASSIGN_OR_RETURN(uint8_t version, r.U8("version"));
   if (version != 1) {
-    return r.Error(
-        fmt::format("expected version 1 or signature \"OHDR\", got version byte {}", version));
+    return DataLossError(
+        "object header at address {}: expected version 1 or signature \"OHDR\", got version "
+        "byte {}",
+        r.address() - 1, version);
   }
   // Reserved, message count, reference count; then the chunk size and 4 bytes of alignment.
   KERCHUNK_RETURN_IF_ERROR(r.Skip(1 + 2 + 4));

@@ -62,7 +62,7 @@ Status ReadVersion2Or3(ByteReader& r, Superblock& sb) {
   KERCHUNK_RETURN_IF_ERROR(CheckWidth(r, sb.size_of_lengths, "size of lengths"));
   KERCHUNK_RETURN_IF_ERROR(r.Skip(1));  // file consistency flags
   KERCHUNK_ASSIGN_OR_RETURN(sb.stored_base_address, Address(r, sb, "base address"));
-  KERCHUNK_RETURN_IF_ERROR(r.Skip(sb.size_of_offsets));  // superblock extension address
+  KERCHUNK_ASSIGN_OR_RETURN(sb.extension_address, Address(r, sb, "superblock extension address"));
   KERCHUNK_ASSIGN_OR_RETURN(sb.end_of_file_address, Address(r, sb, "end of file address"));
   KERCHUNK_ASSIGN_OR_RETURN(sb.root_object_header_address,
                             Address(r, sb, "root object header address"));

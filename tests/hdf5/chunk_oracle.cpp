@@ -148,12 +148,20 @@ Status VerifyWithReadChunk(const std::string& path, const std::string& name,
   KERCHUNK_ASSIGN_OR_RETURN(Handle file, hdf5::OpenFileReadOnly(path));
   KERCHUNK_ASSIGN_OR_RETURN(Handle dset,
                             Check(H5Dopen2(file.get(), name.c_str(), H5P_DEFAULT), name));
+  KERCHUNK_ASSIGN_OR_RETURN(auto info, DatasetInfo(path, name));
   std::vector<char> buffer;
   for (const auto& c : chunks) {
     KERCHUNK_ASSIGN_OR_RETURN(auto shape,
                               ChunkShape(dset.get(), static_cast<int>(c.coords.size())));
     std::vector<hsize_t> offset(c.coords.size());
-    for (size_t d = 0; d < offset.size(); ++d) offset[d] = c.coords[d] * shape[d];
+    bool inside = true;
+    for (size_t d = 0; d < offset.size(); ++d) {
+      offset[d] = c.coords[d] * shape[d];
+      inside = inside && offset[d] < info.dims[d];
+    }
+    // H5Dread_chunk refuses chunks outside the current shape (left by a shrink, or written by
+    // a library that ordered the array differently): nothing to compare them with.
+    if (!inside) continue;
     hsize_t size = 0;
     KERCHUNK_RETURN_IF_ERROR(
         Check(H5Dget_chunk_storage_size(dset.get(), offset.data(), &size), "chunk storage size"));

@@ -51,7 +51,7 @@ namespace kerchunk::testing {
 /// is wrong: in HDF5 1.10.8 it (and H5Dget_chunk_info_by_coord) derive coordinates by counting
 /// in plain row-major order while iterating an extensible array, but the array is ordered with
 /// the unlimited dimension first, so for an unlimited dimension other than the first they report
-/// wrong coordinates (H5Dread is right).
+/// wrong coordinates (H5Dread is right). Chunks outside the current shape are not checked.
 Status VerifyWithReadChunk(const std::string& path, const std::string& dset,
                            std::span<const std::byte> file_bytes,
                            const std::vector<ChunkRecord>& chunks);

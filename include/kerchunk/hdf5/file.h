@@ -18,7 +18,8 @@ namespace kerchunk::hdf5 {
 /// bytes must outlive it and every reader it hands out.
 class File {
  public:
-  /// Parses the superblock of `bytes` (see ReadSuperblock).
+  /// Parses the superblock of `bytes` (see ReadSuperblock) and notes whether the superblock
+  /// extension holds a metadata cache image (an unreadable extension is ignored here).
   static Result<File> Open(std::span<const std::byte> bytes);
   File(std::span<const std::byte> bytes, const Superblock& superblock)
       : bytes_(bytes), superblock_(superblock) {}
@@ -27,6 +28,10 @@ class File {
   std::span<const std::byte> bytes() const { return bytes_; }
   unsigned offset_size() const { return superblock_.size_of_offsets; }
   unsigned length_size() const { return superblock_.size_of_lengths; }
+  /// True when the file was closed with a metadata cache image (superblock extension message
+  /// 0x0018): libhdf5 then may keep object headers only inside the image, not at their
+  /// addresses, and this reader does not decode the image.
+  bool has_metadata_cache_image() const { return metadata_cache_image_; }
 
   /// File offset of a (relative) HDF5 address: address + base address. DataLoss on overflow or
   /// for the undefined address. Does not check the result against the file size.
@@ -50,6 +55,7 @@ class File {
  private:
   std::span<const std::byte> bytes_;
   Superblock superblock_;
+  bool metadata_cache_image_ = false;
 };
 
 }  // namespace kerchunk::hdf5

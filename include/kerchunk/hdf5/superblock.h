@@ -33,6 +33,9 @@ struct Superblock {
   /// The "end of file address" field as stored, or kUndefinedAddress. The specification calls it
   /// relative, but libhdf5 writes the file size including any user block.
   uint64_t end_of_file_address = kUndefinedAddress;
+  /// Versions 2/3: relative address of the superblock extension (an object header), or
+  /// kUndefinedAddress.
+  uint64_t extension_address = kUndefinedAddress;
   /// Relative address of the root group's object header.
   uint64_t root_object_header_address = kUndefinedAddress;
   /// Versions 0/1: the B-tree K for chunk indexes (default 32; version 0 does not store it).
