@@ -2,6 +2,8 @@
 
 #include <mutex>
 
+#include "kerchunk/util/file_io.h"
+
 namespace kerchunk::hdf5 {
 
 void SilenceLibraryErrors() {
@@ -69,16 +71,42 @@ Status Check(herr_t result, std::string_view what) {
   return OkStatus();
 }
 
-Result<Handle> OpenFileReadOnly(const std::string& path) {
+Result<Handle> OpenFileReadOnly(const std::string& path, std::span<const std::byte> image) {
   SilenceLibraryErrors();
   hid_t id = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
   if (id >= 0) return Handle(id);
-  std::string first = TakeLibraryErrorMessage();
-  id = H5Fopen(path.c_str(), H5F_ACC_RDONLY | H5F_ACC_SWMR_READ, H5P_DEFAULT);
-  if (id >= 0) return Handle(id);
-  H5Eclear2(H5E_DEFAULT);
-  return DataLossError("{}: not a readable HDF5 file: {}", path,
-                       first.empty() ? "HDF5 cannot open it" : first);
+  const std::string first = TakeLibraryErrorMessage();
+  if (first.find("already open for write") == std::string::npos &&
+      first.find("SWMR") == std::string::npos) {
+    return DataLossError("{}: not a readable HDF5 file: {}", path,
+                         first.empty() ? "HDF5 cannot open it" : first);
+  }
+  std::string owned;
+  if (image.empty()) {
+    KERCHUNK_ASSIGN_OR_RETURN(owned, ReadFileToString(path));
+    image = std::as_bytes(std::span(owned));
+  }
+  KERCHUNK_ASSIGN_OR_RETURN(std::string cleared, ClearSuperblockStatusFlags(image).Annotate(path));
+  return OpenImageReadOnly(std::as_bytes(std::span(cleared)), path);
+}
+
+Result<Handle> OpenImageReadOnly(std::span<const std::byte> image, const std::string& name) {
+  SilenceLibraryErrors();
+  KERCHUNK_ASSIGN_OR_RETURN(Handle fapl, Check(H5Pcreate(H5P_FILE_ACCESS), name));
+  // The core driver copies the image (no callbacks given), so `image` need not outlive the file.
+  if (H5Pset_fapl_core(fapl.get(), 1 << 20, /*backing_store=*/false) < 0 ||
+      H5Pset_file_image(fapl.get(), const_cast<std::byte*>(image.data()), image.size()) < 0) {
+    return LibraryError(fmt::format("{}: cannot set up an in-memory file image", name));
+  }
+  // The name only identifies the image; it must differ from a file libhdf5 may still track.
+  const std::string image_name = name + " (in-memory image)";
+  hid_t id = H5Fopen(image_name.c_str(), H5F_ACC_RDONLY, fapl.get());
+  if (id < 0) {
+    const std::string msg = TakeLibraryErrorMessage();
+    return DataLossError("{}: not a readable HDF5 file: {}", name,
+                         msg.empty() ? "HDF5 cannot open it" : msg);
+  }
+  return Handle(id);
 }
 
 }  // namespace kerchunk::hdf5

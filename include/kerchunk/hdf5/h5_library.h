@@ -5,6 +5,9 @@
 
 #include <hdf5.h>
 
+#include <cstddef>
+#include <cstdint>
+#include <span>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -54,8 +57,24 @@ Result<Handle> Check(hid_t id, std::string_view what);
 /// Returns LibraryError(what) when an herr_t/htri_t result is negative.
 Status Check(herr_t result, std::string_view what);
 
-/// Opens an HDF5 file read-only. Files whose superblock says they are still open for writing
-/// (HDF5 refuses them) are retried in SWMR-read mode, which skips that check.
-Result<Handle> OpenFileReadOnly(const std::string& path);
+/// Opens an HDF5 file read-only. A file whose superblock says it is still open for writing
+/// (a writer crashed; libhdf5 refuses it) is opened from a copy of its image in memory with the
+/// superblock's status flags cleared (see ClearSuperblockStatusFlags), so every address, and so
+/// every chunk reference, stays that of the file on disk. `image` supplies those bytes (e.g. a
+/// MappedFile); when empty the file is read for that purpose. DataLoss naming the file when
+/// libhdf5 cannot open it.
+Result<Handle> OpenFileReadOnly(const std::string& path, std::span<const std::byte> image = {});
+
+/// Opens an HDF5 file image held in memory with the core driver (which copies it). `name`
+/// appears in error messages.
+Result<Handle> OpenImageReadOnly(std::span<const std::byte> image, const std::string& name);
+
+/// A copy of `image` whose superblock's file consistency (status) flags are zero, with the
+/// superblock checksum of versions 2 and 3 recomputed: what `h5clear -s` does, in memory.
+/// DataLoss when no superblock signature is found or it is truncated.
+Result<std::string> ClearSuperblockStatusFlags(std::span<const std::byte> image);
+
+/// Bob Jenkins' lookup3 hashlittle(), the checksum of HDF5 metadata (initval 0).
+uint32_t JenkinsLookup3(std::span<const std::byte> data, uint32_t initval = 0);
 
 }  // namespace kerchunk::hdf5

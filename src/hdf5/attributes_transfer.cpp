@@ -1,0 +1,266 @@
+#include "hdf5/attributes_transfer.h"
+
+#include <fmt/format.h>
+
+#include <array>
+#include <cstring>
+#include <string_view>
+#include <vector>
+
+#include "hdf5/datatype_mapping.h"
+#include "hdf5/h5_strings.h"
+#include "kerchunk/hdf5/h5_library.h"
+
+namespace kerchunk::hdf5::internal {
+namespace {
+
+// h5netcdf's hidden attributes, which kerchunk does not transfer.
+constexpr std::array<std::string_view, 8> kHiddenAttributes = {
+    "REFERENCE_LIST",      "CLASS",       "DIMENSION_LIST", "NAME", "_Netcdf4Dimid",
+    "_Netcdf4Coordinates", "_nc3_strict", "_NCProperties"};
+
+bool IsHidden(std::string_view name) {
+  for (std::string_view h : kHiddenAttributes) {
+    if (h == name) return true;
+  }
+  return false;
+}
+
+uint64_t LoadUnsigned(const unsigned char* p, size_t size, bool big_endian) {
+  uint64_t v = 0;
+  for (size_t i = 0; i < size; ++i) {
+    const size_t byte = big_endian ? i : size - 1 - i;
+    v = (v << 8) | p[byte];
+  }
+  return v;
+}
+
+// Enums and bitfields: raw values in the file type, decoded by hand (HDF5 converts neither to
+// plain integers in every version).
+Result<std::vector<json::Value>> ReadRawIntegers(hid_t attr, hid_t type, size_t count,
+                                                 bool as_bool) {
+  Handle base(H5Tget_class(type) == H5T_ENUM ? H5Tget_super(type) : H5Tcopy(type));
+  if (!base.valid()) return LibraryError("cannot inspect the attribute type");
+  const size_t size = H5Tget_size(type);
+  if (size == 0 || size > 8) return UnsupportedError("integer of {} bytes", size);
+  std::vector<unsigned char> raw(size * count);
+  if (count && H5Aread(attr, type, raw.data()) < 0) return LibraryError("cannot read");
+  const bool big = H5Tget_order(base.get()) == H5T_ORDER_BE;
+  const bool is_signed = H5Tget_class(base.get()) == H5T_INTEGER &&
+                         H5Tget_sign(base.get()) == H5T_SGN_2 && H5Tget_class(type) != H5T_BITFIELD;
+  std::vector<json::Value> out;
+  out.reserve(count);
+  for (size_t i = 0; i < count; ++i) {
+    uint64_t u = LoadUnsigned(raw.data() + i * size, size, big);
+    if (as_bool) {
+      out.push_back(json::Value::Bool(u != 0));
+    } else if (is_signed) {
+      const unsigned shift = 64 - 8 * static_cast<unsigned>(size);
+      out.push_back(json::Value::Int(static_cast<int64_t>(u << shift) >> shift));
+    } else {
+      out.push_back(json::Value::Uint(u));
+    }
+  }
+  return out;
+}
+
+template <typename T>
+Result<std::vector<T>> ReadConverted(hid_t attr, hid_t mem_type, size_t count) {
+  std::vector<T> values(count);
+  if (count && H5Aread(attr, mem_type, values.data()) < 0) return LibraryError("cannot read");
+  return values;
+}
+
+Result<std::vector<json::Value>> ReadNumbers(hid_t attr, hid_t type, size_t count, bool bool_enum) {
+  std::vector<json::Value> out;
+  switch (H5Tget_class(type)) {
+    case H5T_FLOAT: {
+      KERCHUNK_ASSIGN_OR_RETURN(auto v, ReadConverted<double>(attr, H5T_NATIVE_DOUBLE, count));
+      for (double d : v) out.push_back(json::Value::Double(d));
+      return out;
+    }
+    case H5T_INTEGER:
+      if (H5Tget_sign(type) == H5T_SGN_2) {
+        KERCHUNK_ASSIGN_OR_RETURN(auto v, ReadConverted<long long>(attr, H5T_NATIVE_LLONG, count));
+        for (long long x : v) out.push_back(json::Value::Int(x));
+      } else {
+        KERCHUNK_ASSIGN_OR_RETURN(
+            auto v, ReadConverted<unsigned long long>(attr, H5T_NATIVE_ULLONG, count));
+        for (unsigned long long x : v) out.push_back(json::Value::Uint(x));
+      }
+      return out;
+    default:
+      return ReadRawIntegers(attr, type, count, bool_enum);
+  }
+}
+
+// numpy's tolist(): nested lists following the dataspace shape.
+json::Value Nest(std::vector<json::Value>& flat, const std::vector<hsize_t>& dims, size_t dim,
+                 size_t& next) {
+  json::Value list = json::Value::MakeArray();
+  for (hsize_t i = 0; i < dims[dim]; ++i) {
+    if (dim + 1 == dims.size()) {
+      list.Push(std::move(flat[next++]));
+    } else {
+      list.Push(Nest(flat, dims, dim + 1, next));
+    }
+  }
+  return list;
+}
+
+struct Shape {
+  H5S_class_t space_class = H5S_NO_CLASS;
+  std::vector<hsize_t> dims;
+  size_t count = 0;
+};
+
+Result<Shape> ReadShape(hid_t attr) {
+  KERCHUNK_ASSIGN_OR_RETURN(Handle space, Check(H5Aget_space(attr), "cannot read the dataspace"));
+  Shape s;
+  s.space_class = H5Sget_simple_extent_type(space.get());
+  const int rank = H5Sget_simple_extent_ndims(space.get());
+  if (rank < 0) return LibraryError("cannot read the dataspace");
+  s.dims.resize(rank);
+  if (rank > 0) H5Sget_simple_extent_dims(space.get(), s.dims.data(), nullptr);
+  const hssize_t n = H5Sget_simple_extent_npoints(space.get());
+  s.count = s.space_class == H5S_NULL || n < 0 ? 0 : static_cast<size_t>(n);
+  return s;
+}
+
+// The value kerchunk stores for one attribute; nullopt when it leaves the attribute out.
+Result<std::optional<json::Value>> ConvertAttribute(hid_t attr, std::string_view name,
+                                                    AttributeSet& set) {
+  KERCHUNK_ASSIGN_OR_RETURN(Shape shape, ReadShape(attr));
+  if (shape.space_class == H5S_NULL) return std::optional(json::Value::String(""));
+  KERCHUNK_ASSIGN_OR_RETURN(Handle type, Check(H5Aget_type(attr), "cannot read the datatype"));
+  const H5T_class_t cls = H5Tget_class(type.get());
+  const bool scalar = shape.space_class == H5S_SCALAR;
+  std::vector<json::Value> values;
+  if (cls == H5T_STRING) {
+    KERCHUNK_ASSIGN_OR_RETURN(std::vector<std::string> strings,
+                              ReadStrings(attr, type.get(), shape.count, /*is_attribute=*/true));
+    const bool fixed = H5Tis_variable_str(type.get()) == 0;
+    if (scalar) {
+      std::string s = ToValidUtf8(strings.at(0));
+      // h5py gives bytes for a fixed-length scalar, which kerchunk decodes "or ' '".
+      if (fixed && s.empty()) s = " ";
+      if (s == "DIMENSION_SCALE") return std::optional<json::Value>();
+      return std::optional(json::Value::String(std::move(s)));
+    }
+    for (std::string& s : strings) values.push_back(json::Value::String(ToValidUtf8(s)));
+  } else if (cls == H5T_INTEGER || cls == H5T_FLOAT || cls == H5T_ENUM || cls == H5T_BITFIELD) {
+    bool bool_enum = false;
+    if (cls == H5T_ENUM) {
+      KERCHUNK_ASSIGN_OR_RETURN(NumpyType t, DescribeType(type.get()));
+      bool_enum = t.type_class == TypeClass::kBool;
+    }
+    KERCHUNK_ASSIGN_OR_RETURN(values, ReadNumbers(attr, type.get(), shape.count, bool_enum));
+  } else {
+    set.skipped.push_back(fmt::format("attribute '{}': {}", name, TypeClassName(cls)));
+    return std::optional<json::Value>();
+  }
+  // Numeric values and arrays are numpy objects, whose _FillValue kerchunk strips.
+  if (name == "_FillValue") return std::optional<json::Value>();
+  if (shape.count == 1) {
+    if (values[0].is_string() && values[0].as_string() == "DIMENSION_SCALE") {
+      return std::optional<json::Value>();
+    }
+    return std::optional(std::move(values[0]));
+  }
+  if (shape.dims.empty() || shape.count == 0) {
+    return std::optional(json::Value::MakeArray());
+  }
+  size_t next = 0;
+  return std::optional(Nest(values, shape.dims, 0, next));
+}
+
+Status ReadOne(hid_t object, const char* name, AttributeSet& set) {
+  const std::string_view n(name);
+  if (n.find("_Netcdf4") != std::string_view::npos) set.netcdf_variable = true;
+  if (n == "_FillValue") set.has_fill_value = true;
+  if (n == "DIMENSION_LIST") set.has_dimension_list = true;
+  const bool hidden = IsHidden(n);
+  if (hidden && n != "CLASS") return OkStatus();
+  Handle attr(H5Aopen(object, name, H5P_DEFAULT));
+  if (!attr.valid()) {
+    set.skipped.push_back(
+        fmt::format("attribute '{}': {}", n, LibraryError("unreadable").message()));
+    return OkStatus();
+  }
+  auto value = ConvertAttribute(attr.get(), n, set);
+  if (!value.ok()) {
+    set.skipped.push_back(fmt::format("attribute '{}': {}", n, value.status().message()));
+    H5Eclear2(H5E_DEFAULT);
+    return OkStatus();
+  }
+  if (n == "CLASS") {
+    // Not transferred; H5DSis_scale's test.
+    set.is_dimension_scale =
+        !value->has_value() ||
+        (value->value().is_string() && value->value().as_string() == "DIMENSION_SCALE");
+    return OkStatus();
+  }
+  if (n == "units" && value->has_value() && value->value().is_string()) {
+    set.units = value->value().as_string();
+  }
+  if (value->has_value()) set.attrs.Set(n, std::move(**value));
+  return OkStatus();
+}
+
+}  // namespace
+
+std::string ToValidUtf8(std::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  size_t i = 0;
+  while (i < s.size()) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    size_t len = c < 0x80           ? 1
+                 : (c >> 5) == 0x6  ? 2
+                 : (c >> 4) == 0xE  ? 3
+                 : (c >> 3) == 0x1E ? 4
+                                    : 0;
+    bool valid = len > 0 && i + len <= s.size();
+    for (size_t k = 1; valid && k < len; ++k) {
+      valid = (static_cast<unsigned char>(s[i + k]) & 0xC0) == 0x80;
+    }
+    if (valid && len > 1) {
+      // Reject overlong forms and surrogates, which Python's decoder rejects too.
+      const auto c1 = static_cast<unsigned char>(s[i + 1]);
+      if ((len == 2 && c < 0xC2) || (len == 3 && c == 0xE0 && c1 < 0xA0) ||
+          (len == 3 && c == 0xED && c1 >= 0xA0) || (len == 4 && c == 0xF0 && c1 < 0x90) ||
+          (len == 4 && (c > 0xF4 || (c == 0xF4 && c1 >= 0x90)))) {
+        valid = false;
+      }
+    }
+    if (valid) {
+      out.append(s.substr(i, len));
+      i += len;
+    } else {
+      out.append("\xEF\xBF\xBD");
+      ++i;
+    }
+  }
+  return out;
+}
+
+Result<AttributeSet> ReadAttributes(hid_t object) {
+  AttributeSet set;
+  struct Context {
+    AttributeSet* set;
+    Status status;
+  } context{&set, OkStatus()};
+  auto visit = [](hid_t loc, const char* name, const H5A_info_t*, void* data) -> herr_t {
+    auto* c = static_cast<Context*>(data);
+    c->status = ReadOne(loc, name, *c->set);
+    return c->status.ok() ? 0 : -1;
+  };
+  hsize_t index = 0;
+  if (H5Aiterate2(object, H5_INDEX_NAME, H5_ITER_INC, &index, visit, &context) < 0) {
+    if (!context.status.ok()) return context.status;
+    return LibraryError("cannot list the attributes");
+  }
+  return set;
+}
+
+}  // namespace kerchunk::hdf5::internal

@@ -1,0 +1,131 @@
+// Datasets whose values go into the references themselves rather than byte ranges of the file:
+// variable-length data embedded as numcodecs JSON (kerchunk's vlen_encode="embed"), and
+// decoded values stored inline for OnUnsupported::kInline.
+#include <fmt/format.h>
+
+#include <vector>
+
+#include "hdf5/dataset_translator.h"
+#include "hdf5/h5_strings.h"
+#include "kerchunk/hdf5/h5_library.h"
+
+namespace kerchunk::hdf5::internal {
+namespace {
+
+template <typename T>
+void AppendNumbers(const hvl_t& seq, json::Value& out) {
+  const auto* p = static_cast<const T*>(seq.p);
+  for (size_t i = 0; i < seq.len; ++i) {
+    if constexpr (std::is_same_v<T, double>) {
+      out.Push(json::Value::Double(p[i]));
+    } else if constexpr (std::is_signed_v<T>) {
+      out.Push(json::Value::Int(p[i]));
+    } else {
+      out.Push(json::Value::Uint(p[i]));
+    }
+  }
+}
+
+// Every element of a variable-length sequence dataset as a JSON list of numbers.
+Result<std::vector<json::Value>> ReadSequences(hid_t dataset, hid_t file_type, size_t count) {
+  Handle base(H5Tget_super(file_type));
+  if (!base.valid()) return LibraryError("cannot inspect the sequence type");
+  const bool is_float = H5Tget_class(base.get()) == H5T_FLOAT;
+  const bool is_signed = !is_float && H5Tget_sign(base.get()) == H5T_SGN_2;
+  const hid_t element = is_float    ? H5T_NATIVE_DOUBLE
+                        : is_signed ? H5T_NATIVE_LLONG
+                                    : H5T_NATIVE_ULLONG;
+  KERCHUNK_ASSIGN_OR_RETURN(Handle mem, Check(H5Tvlen_create(element), "sequence memory type"));
+  std::vector<hvl_t> sequences(count);
+  if (count && H5Dread(dataset, mem.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, sequences.data()) < 0) {
+    return LibraryError("cannot read the sequences");
+  }
+  std::vector<json::Value> out;
+  out.reserve(count);
+  for (const hvl_t& seq : sequences) {
+    json::Value list = json::Value::MakeArray();
+    if (is_float) {
+      AppendNumbers<double>(seq, list);
+    } else if (is_signed) {
+      AppendNumbers<long long>(seq, list);
+    } else {
+      AppendNumbers<unsigned long long>(seq, list);
+    }
+    out.push_back(std::move(list));
+  }
+  Handle space(H5Dget_space(dataset));
+  if (count && space.valid()) ReclaimVlen(mem.get(), space.get(), sequences.data());
+  return out;
+}
+
+// One chunk's values as nested lists (numpy's tolist() of the chunk block, padded with None).
+json::Value Block(const std::vector<json::Value>& values, const ChunkGrid& grid,
+                  std::span<const uint64_t> chunk, size_t dim, uint64_t linear_prefix,
+                  bool inside) {
+  const auto& shape = grid.shape();
+  const uint64_t extent = grid.chunks()[dim];
+  json::Value list = json::Value::MakeArray();
+  for (uint64_t i = 0; i < extent; ++i) {
+    const uint64_t g = chunk[dim] * extent + i;
+    const bool in = inside && g < shape[dim];
+    const uint64_t linear = linear_prefix * shape[dim] + (in ? g : 0);
+    if (dim + 1 == shape.size()) {
+      list.Push(in ? values[linear] : json::Value::Null());
+    } else {
+      list.Push(Block(values, grid, chunk, dim + 1, linear, in));
+    }
+  }
+  return list;
+}
+
+}  // namespace
+
+json::Value JsonCodecConfig() {
+  json::Value v = json::Value::MakeObject();
+  v.Set("allow_nan", json::Value::Bool(true));
+  v.Set("check_circular", json::Value::Bool(true));
+  v.Set("encoding", json::Value::String("utf-8"));
+  v.Set("ensure_ascii", json::Value::Bool(true));
+  v.Set("id", json::Value::String("json2"));
+  v.Set("indent", json::Value::Null());
+  v.Set("separators", json::Value::MakeArray({json::Value::String(","), json::Value::String(":")}));
+  v.Set("skipkeys", json::Value::Bool(false));
+  v.Set("sort_keys", json::Value::Bool(true));
+  v.Set("strict", json::Value::Bool(true));
+  return v;
+}
+
+Status EmbedVlenChunks(hid_t dataset, const NumpyType& type, const ChunkGrid& grid,
+                       ArrayRefs& refs) {
+  uint64_t count = 1;
+  for (uint64_t d : grid.shape()) count *= d;
+  if (count == 0) return OkStatus();
+  std::vector<json::Value> values;
+  KERCHUNK_ASSIGN_OR_RETURN(Handle file_type, Check(H5Dget_type(dataset), "datatype"));
+  if (type.type_class == TypeClass::kVlenString) {
+    KERCHUNK_ASSIGN_OR_RETURN(auto strings, ReadStrings(dataset, file_type.get(), count, false));
+    values.reserve(count);
+    for (const std::string& s : strings) values.push_back(json::Value::String(ToValidUtf8(s)));
+  } else {
+    KERCHUNK_ASSIGN_OR_RETURN(values, ReadSequences(dataset, file_type.get(), count));
+  }
+  const size_t rank = grid.rank();
+  std::vector<uint64_t> coords(rank);
+  json::Value shape_list = json::Value::MakeArray();
+  for (uint64_t c : grid.chunks()) shape_list.Push(json::Value::Uint(c));
+  for (uint64_t chunk = 0; chunk < grid.num_chunks(); ++chunk) {
+    json::Value items;
+    if (rank == 0) {
+      items = json::Value::MakeArray({values[0]});
+    } else {
+      grid.Coords(chunk, coords);
+      items = Block(values, grid, coords, 0, 0, true);
+    }
+    items.Push(json::Value::String("|O"));
+    items.Push(shape_list);
+    refs.AddInline(chunk, items.Dump(), /*base64=*/false);
+  }
+  return OkStatus();
+}
+
+}  // namespace kerchunk::hdf5::internal
