@@ -4,6 +4,8 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+#include <fstream>
 #include <random>
 
 #include "hdf5/chunk_oracle.h"
@@ -191,6 +193,23 @@ TEST(ChunkIndexCorruption, ObjectHeaderContinuationCycleIsDataLoss) {
   auto layout = hdf5::ReadDataLayout(*file, oh);
   EXPECT_EQ(layout.status().code(), StatusCode::kDataLoss);
   EXPECT_THAT(layout.status().message(), HasSubstr("continuation cycle"));
+}
+
+// Writes the seed corpus of tests/fuzz/hdf5_index_fuzz.cpp: each small fixture with its
+// dataset's object header address appended. Run with KERCHUNK_FUZZ_SEED_DIR set and
+// --gtest_also_run_disabled_tests.
+TEST(ChunkIndexFuzzSeeds, DISABLED_Write) {
+  const char* out = std::getenv("KERCHUNK_FUZZ_SEED_DIR");
+  ASSERT_NE(out, nullptr);
+  TempDir dir;
+  for (const char* type : kTypes) {
+    Fixture f = Make(dir, type);
+    for (int i = 0; i < 8; ++i) {
+      f.bytes.push_back(std::byte((f.info.object_header_address >> (8 * i)) & 0xff));
+    }
+    std::ofstream(std::string(out) + "/seed_" + type, std::ios::binary)
+        .write(reinterpret_cast<const char*>(f.bytes.data()), f.bytes.size());
+  }
 }
 
 }  // namespace
