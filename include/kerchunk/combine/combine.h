@@ -8,14 +8,11 @@
 #include <string_view>
 #include <vector>
 
+#include "kerchunk/codecs/chunk_reader.h"  // UrlToPath
 #include "kerchunk/refs/reference_set.h"
 #include "kerchunk/util/status.h"
 
 namespace kerchunk {
-
-/// Maps a reference URL to a local path to read bytes from (e.g. to read the concat
-/// coordinate's values). The default reads URLs as local paths, accepting "file://" URLs.
-using UrlToPath = std::function<Result<std::string>(std::string_view url)>;
 
 struct CombineOptions {
   /// The dimension to concatenate along ("time" when empty).

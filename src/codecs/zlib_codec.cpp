@@ -1,0 +1,155 @@
+// numcodecs "zlib" (zlib format, RFC 1950) and "gzip" (RFC 1952) through zlib's inflate, with
+// the output bounded by the size the caller allows.
+#include <zlib.h>
+
+#include <algorithm>
+
+#include "codecs/codec_factories.h"
+
+namespace kerchunk::codecs::internal {
+namespace {
+
+constexpr int kZlibWindowBits = MAX_WBITS;
+constexpr int kGzipWindowBits = MAX_WBITS + 16;
+
+// zlib's stream state, ended on every path.
+class InflateStream {
+ public:
+  InflateStream() = default;
+  InflateStream(const InflateStream&) = delete;
+  InflateStream& operator=(const InflateStream&) = delete;
+  ~InflateStream() {
+    if (started_) inflateEnd(&zs_);
+  }
+  bool Start(int window_bits) {
+    started_ = inflateInit2(&zs_, window_bits) == Z_OK;
+    return started_;
+  }
+  z_stream& zs() { return zs_; }
+
+ private:
+  z_stream zs_{};
+  bool started_ = false;
+};
+
+// Makes room for more output: doubling, at least 64 KiB, at most `limit` bytes in all.
+void GrowOutput(std::string& out, uint64_t limit) {
+  uint64_t want = std::max<uint64_t>(out.size() * 2, 64 * 1024);
+  out.resize(std::min(want, limit));
+}
+
+// Inflates one stream from the front of `in` into out[produced, limit), consuming its bytes
+// from `in`. Output beyond `limit` is detected with a one-byte probe and never stored.
+Status InflateOne(std::string_view id, std::string_view& in, std::string& out, uint64_t& produced,
+                  uint64_t limit, int window_bits) {
+  InflateStream stream;
+  if (!stream.Start(window_bits)) return InternalError("{}: inflateInit2 failed", id);
+  z_stream& zs = stream.zs();
+  zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(in.data()));
+  uint64_t in_left = in.size();
+  char probe = 0;
+  bool probing = false;
+  while (true) {
+    if (zs.avail_in == 0 && in_left > 0) {  // avail_in is 32-bit: feed in pieces
+      zs.avail_in = static_cast<uInt>(std::min<uint64_t>(in_left, UINT32_MAX));
+      in_left -= zs.avail_in;
+    }
+    if (zs.avail_out == 0) {
+      probing = produced == limit;
+      if (!probing && produced == out.size()) GrowOutput(out, limit);
+      zs.next_out = reinterpret_cast<Bytef*>(probing ? &probe : out.data() + produced);
+      zs.avail_out =
+          probing ? 1 : static_cast<uInt>(std::min<uint64_t>(out.size() - produced, UINT32_MAX));
+    }
+    uInt before = zs.avail_out;
+    int rc = inflate(&zs, Z_NO_FLUSH);
+    uint64_t got = before - zs.avail_out;
+    if (probing && got > 0) {
+      return DataLossError("{}: stream decodes to more than {} bytes", id, limit);
+    }
+    produced += got;
+    if (rc == Z_STREAM_END) break;
+    if (rc == Z_OK) continue;
+    if (rc == Z_BUF_ERROR && zs.avail_in == 0 && in_left == 0) {
+      return DataLossError("{}: stream is truncated after {} decoded bytes", id, produced);
+    }
+    return DataLossError("{}: corrupt stream: {}", id,
+                         zs.msg ? zs.msg : "inflate error " + std::to_string(rc));
+  }
+  in.remove_prefix(in.size() - in_left - zs.avail_in);
+  return OkStatus();
+}
+
+// zlib: one stream, trailing bytes ignored (as Python's zlib.decompress, which numcodecs uses).
+// gzip: further members are decoded and appended and trailing zero bytes are ignored (as
+// Python's gzip module).
+Result<std::string> Inflate(std::string_view id, std::string_view in, DecodedSize size,
+                            int window_bits) {
+  // An exact size is allocated at once; an upper bound only as output arrives.
+  std::string out(size.exact ? size.bytes : 0, '\0');
+  uint64_t produced = 0;
+  KERCHUNK_RETURN_IF_ERROR(InflateOne(id, in, out, produced, size.bytes, window_bits));
+  if (window_bits == kGzipWindowBits) {
+    while (true) {
+      while (!in.empty() && in.front() == '\0') in.remove_prefix(1);
+      if (in.empty()) break;
+      KERCHUNK_RETURN_IF_ERROR(InflateOne(id, in, out, produced, size.bytes, window_bits));
+    }
+  }
+  KERCHUNK_RETURN_IF_ERROR(CheckDecodedSize(id, size, produced));
+  out.resize(produced);
+  return out;
+}
+
+Result<std::string> Deflate(std::string_view id, std::string_view in, int level, int window_bits) {
+  z_stream zs{};
+  if (deflateInit2(&zs, level, Z_DEFLATED, window_bits, 8, Z_DEFAULT_STRATEGY) != Z_OK) {
+    return InvalidArgumentError("{}: cannot start compression at level {}", id, level);
+  }
+  std::string out(deflateBound(&zs, in.size()), '\0');
+  zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(in.data()));
+  zs.avail_in = static_cast<uInt>(in.size());
+  zs.next_out = reinterpret_cast<Bytef*>(out.data());
+  zs.avail_out = static_cast<uInt>(out.size());
+  int rc = deflate(&zs, Z_FINISH);
+  uint64_t written = zs.total_out;
+  deflateEnd(&zs);
+  if (rc != Z_STREAM_END) return InternalError("{}: deflate failed ({})", id, rc);
+  out.resize(written);
+  return out;
+}
+
+class ZlibCodec final : public Codec {
+ public:
+  ZlibCodec(bool gzip, int level) : gzip_(gzip), level_(level) {}
+  std::string_view id() const override { return gzip_ ? "gzip" : "zlib"; }
+  Result<std::string> Decode(std::string_view encoded, DecodedSize size) const override {
+    return Inflate(id(), encoded, size, gzip_ ? kGzipWindowBits : kZlibWindowBits);
+  }
+  Result<std::string> Encode(std::string_view raw) const override {
+    if (raw.size() > UINT32_MAX) return UnsupportedError("{}: input over 4 GiB", id());
+    return Deflate(id(), raw, level_, gzip_ ? kGzipWindowBits : kZlibWindowBits);
+  }
+  std::optional<uint64_t> EncodedSize(uint64_t) const override { return std::nullopt; }
+  json::Value Config() const override {
+    json::Value c = json::Value::MakeObject();
+    c.Set("id", json::Value::String(std::string(id())));
+    c.Set("level", json::Value::Int(level_));
+    return c;
+  }
+
+ private:
+  bool gzip_;
+  int level_;
+};
+
+}  // namespace
+
+std::shared_ptr<const Codec> MakeZlib(int level) {
+  return std::make_shared<ZlibCodec>(false, level);
+}
+std::shared_ptr<const Codec> MakeGzip(int level) {
+  return std::make_shared<ZlibCodec>(true, level);
+}
+
+}  // namespace kerchunk::codecs::internal
