@@ -20,6 +20,26 @@ struct MemoryLayout {
 
 Result<MemoryLayout> NumpyLayout(hid_t file_type);
 
+// Numbers stored in a layout numpy lacks (an n-bit integer, a float with a custom exponent, an
+// enum over such an integer): libhdf5 converts them to the standard type of the same size.
+MemoryLayout StandardLayout(hid_t file_type, H5T_class_t cls) {
+  const size_t size = H5Tget_size(file_type);
+  if (cls == H5T_FLOAT) {
+    return MemoryLayout{Handle(H5Tcopy(size <= 4 ? H5T_IEEE_F32LE : H5T_IEEE_F64LE)),
+                        json::Value::String(size <= 4 ? "<f4" : "<f8")};
+  }
+  Handle base(cls == H5T_ENUM ? H5Tget_super(file_type) : H5Tcopy(file_type));
+  const bool is_signed =
+      cls != H5T_BITFIELD && base.valid() && H5Tget_sign(base.get()) == H5T_SGN_2;
+  const int index = size <= 1 ? 0 : size <= 2 ? 1 : size <= 4 ? 2 : 3;
+  const hid_t kSigned[] = {H5T_STD_I8LE, H5T_STD_I16LE, H5T_STD_I32LE, H5T_STD_I64LE};
+  const hid_t kUnsigned[] = {H5T_STD_U8LE, H5T_STD_U16LE, H5T_STD_U32LE, H5T_STD_U64LE};
+  const int bytes = 1 << index;
+  return MemoryLayout{Handle(H5Tcopy(is_signed ? kSigned[index] : kUnsigned[index])),
+                      json::Value::String(fmt::format("{}{}{}", bytes == 1 ? '|' : '<',
+                                                      is_signed ? 'i' : 'u', bytes))};
+}
+
 Result<MemoryLayout> CompoundLayout(hid_t file_type) {
   const int members = H5Tget_nmembers(file_type);
   if (members <= 0) return UnsupportedError("compound type without members");
@@ -85,8 +105,7 @@ Result<MemoryLayout> NumpyLayout(hid_t file_type) {
     case H5T_ENUM:
     case H5T_BITFIELD: {
       KERCHUNK_ASSIGN_OR_RETURN(NumpyType t, DescribeType(file_type));
-      if (t.type_class == TypeClass::kUnsupported)
-        return UnsupportedError("{}", t.unsupported_reason);
+      if (t.type_class == TypeClass::kUnsupported) return StandardLayout(file_type, cls);
       return MemoryLayout{Handle(LittleEndianMemoryType(file_type)),
                           json::Value::String(LittleEndianDtype(t.dtype))};
     }
@@ -125,7 +144,8 @@ Result<std::string> ReadDecodedValues(hid_t dataset, hid_t file_type, uint64_t c
   std::string data(count * item, '\0');
   if (count &&
       H5Dread(dataset, layout.type.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, data.data()) < 0) {
-    return LibraryError("libhdf5 cannot decode the values");
+    // Typically a filter whose plugin this libhdf5 does not have.
+    return LibraryError("libhdf5 cannot decode the values", StatusCode::kUnsupported);
   }
   if (layout.dtype.is_string()) {
     meta.dtype = layout.dtype.as_string();
