@@ -7,6 +7,7 @@
 
 #include "hdf5/dataset_translator_chunks.h"
 #include "hdf5/filters_mapping.h"
+#include "hdf5/h5_strings.h"
 #include "kerchunk/hdf5/h5_library.h"
 
 namespace kerchunk::hdf5::internal {
@@ -80,8 +81,8 @@ Result<ArrayRefs*> AddArrayMetadata(TranslationContext& context, hid_t dataset,
     context.result->warnings.push_back(fmt::format("dataset /{}: {} left out", path, s));
   }
   ReferenceSet& refs = context.result->refs;
-  refs.SetText(MetaKey(path, ".zarray"), meta.Dump());
-  refs.SetText(MetaKey(path, ".zattrs"), attrs.Dump());
+  refs.SetText(MetaKey(path, ".zarray"), DumpAsciiJson(meta.ToJson()));
+  refs.SetText(MetaKey(path, ".zattrs"), DumpAsciiJson(attrs));
   return &refs.AddArray(path, std::move(grid));
 }
 
@@ -182,7 +183,7 @@ Status TranslateGroup(TranslationContext& context, hid_t group, const std::strin
     context.result->warnings.push_back(fmt::format("group /{}: {} left out", path, s));
   }
   if (!attributes.attrs.as_object().empty()) {
-    refs.SetText(MetaKey(path, ".zattrs"), attributes.attrs.Dump());
+    refs.SetText(MetaKey(path, ".zattrs"), DumpAsciiJson(attributes.attrs));
   }
   return OkStatus();
 }

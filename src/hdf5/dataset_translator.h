@@ -69,7 +69,8 @@ Result<json::Value> DatasetFillValue(const FillValueInputs& in, std::vector<std:
 
 /// The data of a variable-length string or sequence dataset embedded as numcodecs JSON chunks
 /// (kerchunk's vlen_encode="embed"): one chunk per `chunks` block, values as JSON, "|O" and the
-/// chunk shape appended; positions past the edge are null.
+/// chunk shape appended ([1] for a scalar, which numcodecs cannot decode as []); positions past
+/// the edge are null.
 Status EmbedVlenChunks(hid_t dataset, const NumpyType& type, const ChunkGrid& grid,
                        ArrayRefs& refs);
 

@@ -113,6 +113,9 @@ Status EmbedVlenChunks(hid_t dataset, const NumpyType& type, const ChunkGrid& gr
   std::vector<uint64_t> coords(rank);
   json::Value shape_list = json::Value::MakeArray();
   for (uint64_t c : grid.chunks()) shape_list.Push(json::Value::Uint(c));
+  // numcodecs' JSON codec cannot decode a 0-d chunk (it assigns into np.empty(()) with [:]);
+  // a one-element chunk decodes, and zarr reshapes it to the scalar.
+  if (rank == 0) shape_list.Push(json::Value::Uint(1));
   for (uint64_t chunk = 0; chunk < grid.num_chunks(); ++chunk) {
     json::Value items;
     if (rank == 0) {
@@ -123,7 +126,7 @@ Status EmbedVlenChunks(hid_t dataset, const NumpyType& type, const ChunkGrid& gr
     }
     items.Push(json::Value::String("|O"));
     items.Push(shape_list);
-    refs.AddInline(chunk, items.Dump(), /*base64=*/false);
+    refs.AddInline(chunk, DumpAsciiJson(items), /*base64=*/false);
   }
   return OkStatus();
 }

@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "kerchunk/json/json_value.h"
 #include "kerchunk/util/status.h"
 
 namespace kerchunk::hdf5::internal {
@@ -24,5 +25,14 @@ std::string TypeClassName(H5T_class_t cls);
 
 /// Frees the memory libhdf5 allocated for variable-length elements read into `buffer`.
 void ReclaimVlen(hid_t mem_type, hid_t space, void* buffer);
+
+}  // namespace kerchunk::hdf5::internal
+
+namespace kerchunk::hdf5::internal {
+
+/// JSON text of `value` with every non-ASCII character escaped as \uXXXX (surrogate pairs above
+/// U+FFFF), as Python's json.dumps writes by default. zarr 2.x decodes metadata documents as
+/// ASCII, so .zattrs holding "é" must be written "\u00e9".
+std::string DumpAsciiJson(const json::Value& value);
 
 }  // namespace kerchunk::hdf5::internal

@@ -88,7 +88,8 @@ TEST(TranslatorMetadata, VariableLengthStringsAreEmbeddedAsJson) {
   const ArrayRefs* s = Refs().FindArray("vlen_scalar");
   ASSERT_NE(s, nullptr);
   ASSERT_EQ(s->size(), 1u);
-  EXPECT_EQ(ParseJson(s->Get(0).data), ParseJson(R"(["only","|O",[]])"));
+  // One element, not 0-d: numcodecs cannot decode a 0-d JSON chunk.
+  EXPECT_EQ(ParseJson(s->Get(0).data), ParseJson(R"(["only","|O",[1]])"));
 }
 
 TEST(TranslatorMetadata, StorageLayouts) {
