@@ -78,8 +78,15 @@ Result<json::Value> ArrayDimensions(TranslationContext& context, hid_t dataset,
             "dataset /{}: {} dimension scales attached to dimension {}; using the first", path,
             scales[d].size(), d));
       }
-      KERCHUNK_ASSIGN_OR_RETURN(std::string name, ScalePath(context, dataset, scales[d][0]));
-      dims.Push(json::Value::String(std::move(name)));
+      auto name = ScalePath(context, dataset, scales[d][0]);
+      if (name.ok()) {
+        dims.Push(json::Value::String(std::move(*name)));
+        continue;
+      }
+      H5Eclear2(H5E_DEFAULT);
+      context.result->warnings.push_back(
+          fmt::format("dataset /{}: dimension {}: {}", path, d, name.status().message()));
+      dims.Push(json::Value::String(fmt::format("phony_dim_{}", d)));
     } else if (attributes.is_dimension_scale) {
       dims.Push(json::Value::String(path));
     } else {

@@ -7,8 +7,12 @@
 namespace kerchunk::hdf5 {
 
 void SilenceLibraryErrors() {
-  static std::once_flag once;
-  std::call_once(once, [] { H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr); });
+  // A thread-safe libhdf5 keeps one error stack, and its printing setting, per thread.
+  thread_local bool silenced = false;
+  if (!silenced) {
+    H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
+    silenced = true;
+  }
 }
 
 std::string TakeLibraryErrorMessage() {

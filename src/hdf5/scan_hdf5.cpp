@@ -3,6 +3,7 @@
 // metadata (groups, attributes, types, fill values); the native walker lists the chunks.
 #include <fmt/format.h>
 
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -81,6 +82,11 @@ Status TranslateObjects(hdf5::internal::TranslationContext& context, hid_t file)
 
 Result<FileScanResult> ScanHdf5File(const std::string& path, const std::string& url,
                                     const FileScanOptions& options) {
+#ifndef H5_HAVE_THREADSAFE
+  // A libhdf5 built without thread safety must not be entered from two threads at once.
+  static std::mutex library_mutex;
+  std::lock_guard<std::mutex> lock(library_mutex);
+#endif
   hdf5::SilenceLibraryErrors();
   KERCHUNK_ASSIGN_OR_RETURN(MappedFile mapped, MappedFile::Open(path));
   auto native = hdf5::File::Open(mapped.bytes());

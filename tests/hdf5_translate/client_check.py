@@ -87,7 +87,11 @@ def check_arrays(original, refs):
                 expected = None
                 note = str(e)
             ours = array[...]
-            if expected is None and os.path.basename(original).startswith("h5ex_d_"):
+            if (
+                expected is None
+                and array.ndim == 2
+                and os.path.basename(original).startswith("h5ex_d_")
+            ):
                 # The HDF Group's filter examples write data[i][j] = i * j - j.
                 i, j = np.indices(array.shape)
                 expected = i * j - j

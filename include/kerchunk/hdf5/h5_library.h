@@ -16,8 +16,9 @@
 
 namespace kerchunk::hdf5 {
 
-/// Turns off HDF5's automatic error printing (once per process) so failures surface only as
-/// Status messages. Called by every entry point that opens files.
+/// Turns off HDF5's automatic error printing (once per thread: a thread-safe libhdf5 keeps the
+/// setting per thread) so failures surface only as Status messages. Called by every entry point
+/// that opens files.
 void SilenceLibraryErrors();
 
 /// The innermost message of HDF5's current error stack (e.g. "file signature not found"), or
