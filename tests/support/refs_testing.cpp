@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <map>
 
 #include "kerchunk/json/json_value.h"
@@ -89,9 +90,65 @@ std::map<std::string, Resolved> Flatten(const ReferenceSet& r) {
   return ::testing::AssertionSuccess();
 }
 
+// Lays the byte ranges of `r` out again as files hold them (see RandomRefsOptions::relayout_p).
+void Relayout(ReferenceSet& r, std::mt19937_64& rng, const std::vector<uint32_t>& files) {
+  auto uniform = [&](uint64_t n) { return n ? rng() % n : 0; };
+  auto chance = [&](double p) { return std::uniform_real_distribution<>(0, 1)(rng) < p; };
+  // Arrays grouped by chunk counts, each group in chunk-major or variable-major order.
+  std::map<std::vector<uint64_t>, std::vector<size_t>> groups;
+  for (size_t a = 0; a < r.arrays.size(); ++a) groups[r.arrays[a].grid().counts()].push_back(a);
+  struct Slot {
+    size_t array, row;
+  };
+  std::vector<Slot> order;
+  for (const auto& [counts, members] : groups) {
+    std::vector<Slot> slots;
+    for (size_t a : members) {
+      for (size_t i = 0; i < r.arrays[a].size(); ++i) slots.push_back({a, i});
+    }
+    if (chance(0.5)) {  // chunk-major: by chunk index, then array
+      std::stable_sort(slots.begin(), slots.end(), [&](const Slot& x, const Slot& y) {
+        return r.arrays[x.array].chunk_index(x.row) < r.arrays[y.array].chunk_index(y.row);
+      });
+    }
+    order.insert(order.end(), slots.begin(), slots.end());
+  }
+  const uint64_t per_file = 1 + uniform(order.size() + 1);
+  std::vector<std::vector<ChunkRef>> refs(r.arrays.size());
+  for (size_t a = 0; a < r.arrays.size(); ++a) {
+    for (size_t i = 0; i < r.arrays[a].size(); ++i) refs[a].push_back(r.arrays[a].Get(i));
+  }
+  uint64_t offset = 0, fixed = 1 + uniform(5000);
+  for (size_t k = 0; k < order.size(); ++k) {
+    ChunkRef& c = refs[order[k].array][order[k].row];
+    if (c.kind != RefKind::kRange) continue;
+    if (k % per_file == 0) offset = uniform(4096);
+    c.url = files[(k / per_file) % files.size()];
+    if (chance(0.05)) offset += uniform(3) == 0 ? fixed : uniform(2000);  // a gap (maybe = length)
+    c.offset = offset;
+    if (chance(0.02)) c.length = 0;
+    offset += c.length;
+  }
+  for (size_t k = 0; k + 1 < order.size(); ++k) {  // a few chunks out of order
+    ChunkRef& x = refs[order[k].array][order[k].row];
+    ChunkRef& y = refs[order[k + 1].array][order[k + 1].row];
+    if (x.kind == RefKind::kRange && y.kind == RefKind::kRange && chance(0.03)) {
+      std::swap(x.offset, y.offset);
+    }
+  }
+  // Inline values in `refs` still point into the old arrays: replace each only once copied.
+  for (size_t a = 0; a < r.arrays.size(); ++a) {
+    ArrayRefs fresh(r.arrays[a].path(), r.arrays[a].grid());
+    for (size_t i = 0; i < refs[a].size(); ++i) fresh.Add(r.arrays[a].chunk_index(i), refs[a][i]);
+    r.arrays[a] = std::move(fresh);
+  }
+}
+
 ReferenceSet RandomReferenceSet(std::mt19937_64& rng, const RandomRefsOptions& o) {
   auto uniform = [&](uint64_t n) { return n ? rng() % n : 0; };
   auto chance = [&](double p) { return std::uniform_real_distribution<>(0, 1)(rng) < p; };
+  // Draws only when p > 0, so options left at 0 do not change the sets of a seed.
+  auto maybe = [&](double p) { return p > 0 && chance(p); };
   ReferenceSet r;
   r.SetText(".zgroup", R"({"zarr_format":2})");
   r.SetText(".zattrs", R"({"title":"random"})");
@@ -101,22 +158,36 @@ ReferenceSet RandomReferenceSet(std::mt19937_64& rng, const RandomRefsOptions& o
     files.push_back(r.urls.Intern(fmt::format("s3://bucket/some/where/file_{:04d}.nc", f)));
   }
   int narrays = 1 + static_cast<int>(uniform(o.max_arrays));
+  std::vector<uint64_t> previous_shape, previous_chunks;
   for (int ai = 0; ai < narrays; ++ai) {
     std::string path = (ai % 2) ? fmt::format("grp/var{}", ai) : fmt::format("var{}", ai);
     if (ai % 2) r.SetText("grp/.zgroup", R"({"zarr_format":2})");
-    int rank = static_cast<int>(uniform(o.max_rank + 1));
     std::vector<uint64_t> shape, chunks;
     json::Value zarray = json::Value::MakeObject();
     json::Value js = json::Value::MakeArray(), jc = json::Value::MakeArray();
-    for (int d = 0; d < rank; ++d) {
-      uint64_t c = 1 + uniform(10);
-      uint64_t n = 1 + uniform(o.max_chunks_per_dim);
-      uint64_t s = (n - 1) * c + 1 + uniform(c);
-      shape.push_back(s);
-      chunks.push_back(c);
-      js.Push(json::Value::Uint(s));
-      jc.Push(json::Value::Uint(c));
+    if (ai > 0 && maybe(o.shared_grid_p)) {
+      shape = previous_shape;
+      chunks = previous_chunks;
+      for (size_t d = 0; d < shape.size(); ++d) {
+        js.Push(json::Value::Uint(shape[d]));
+        jc.Push(json::Value::Uint(chunks[d]));
+      }
+    } else {
+      int rank = static_cast<int>(uniform(o.max_rank + 1));
+      for (int d = 0; d < rank; ++d) {
+        uint64_t c = 1 + uniform(10);
+        uint64_t n = 1 + uniform(o.max_chunks_per_dim);
+        uint64_t s = (n - 1) * c + 1 + uniform(c);
+        shape.push_back(s);
+        chunks.push_back(c);
+        js.Push(json::Value::Uint(s));
+        jc.Push(json::Value::Uint(c));
+      }
     }
+    previous_shape = shape;
+    previous_chunks = chunks;
+    const bool fixed_length = maybe(o.fixed_length_p);
+    const uint64_t fixed = fixed_length ? uniform(9000) : 0;
     zarray.Set("shape", js);
     zarray.Set("chunks", jc);
     zarray.Set("dtype", json::Value::String("<f4"));
@@ -143,11 +214,13 @@ ReferenceSet RandomReferenceSet(std::mt19937_64& rng, const RandomRefsOptions& o
         arr.AddWholeFile(c, files[uniform(files.size())]);
       } else {
         uint64_t len = chance(0.5) ? 4000 : uniform(8000);
+        if (fixed_length) len = fixed;
         arr.AddRange(c, files[uniform(files.size())], offset, len);
         offset = chance(0.8) ? offset + len + (chance(0.2) ? uniform(100) : 0) : uniform(1 << 30);
       }
     }
   }
+  if (maybe(o.relayout_p)) Relayout(r, rng, files);
   for (int e = 0; e < o.extra_entries; ++e) {
     switch (uniform(4)) {
       case 0:

@@ -26,6 +26,16 @@ struct RandomRefsOptions {
   double inline_p = 0.05;  ///< probability that a chunk is inline
   double whole_file_p = 0.02;
   int extra_entries = 3;  ///< keys outside any grid / without .zarray
+  // The options below default to 0, which leaves the sets above unchanged (no random draws).
+  /// Probability that an array reuses the previous array's shape and chunks, so that several
+  /// arrays share a chunk grid as the variables of one file do.
+  double shared_grid_p = 0;
+  /// Probability that an array's byte ranges all have the same length (uncompressed data).
+  double fixed_length_p = 0;
+  /// Probability that the byte ranges are laid out again as files hold them: arrays sharing a
+  /// grid stored chunk-major (interleaved) or one after another, consecutive chunks in one file
+  /// then the next, mostly contiguous with occasional gaps, zero lengths and swapped chunks.
+  double relayout_p = 0;
 };
 
 /// A random but valid reference set: groups, arrays with .zarray/.zattrs, chunks referring to

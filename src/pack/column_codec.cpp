@@ -1,0 +1,164 @@
+#include "column_codec.h"
+
+#include <fmt/format.h>
+
+#include <charconv>
+
+#include "kerchunk/util/base64.h"
+#include "kerchunk/util/byte_reader.h"
+
+namespace kerchunk::pack::internal {
+namespace {
+
+// Reads one LEB128 value through the bounds-checked reader. Rejects encodings longer than 10
+// bytes and a 10th byte carrying more than the 64th bit, so every value has one meaning.
+Result<uint64_t> ReadVarint(ByteReader& reader) {
+  uint64_t v = 0;
+  for (unsigned shift = 0;; shift += 7) {
+    KERCHUNK_ASSIGN_OR_RETURN(uint8_t byte, reader.U8("varint"));
+    if (shift == 63 && byte > 1) return reader.Error("varint does not fit in 64 bits");
+    v |= static_cast<uint64_t>(byte & 0x7F) << shift;
+    if ((byte & 0x80) == 0) return v;
+  }
+}
+
+void AppendDecimal(std::string& out, uint64_t v, bool as_signed) {
+  char buf[24];
+  auto [end, ec] = as_signed ? std::to_chars(buf, buf + sizeof buf, static_cast<int64_t>(v))
+                             : std::to_chars(buf, buf + sizeof buf, v);
+  out.append(buf, end);
+}
+
+}  // namespace
+
+void AppendVarint(std::string& out, uint64_t v) {
+  while (v >= 0x80) {
+    out += static_cast<char>((v & 0x7F) | 0x80);
+    v >>= 7;
+  }
+  out += static_cast<char>(v);
+}
+
+std::string_view IntColumnCodec::encoding() const {
+  switch (type_) {
+    case ColumnType::kUnsigned:
+      return "varint";
+    case ColumnType::kSigned:
+      return "zigzag";
+    case ColumnType::kNondecreasing:
+      return "delta";
+    case ColumnType::kDrifting:
+      return "delta-zigzag";
+  }
+  return "?";
+}
+
+uint64_t IntColumnCodec::EncodedBytes(std::span<const uint64_t> values) const {
+  uint64_t bytes = 0, previous = 0;
+  for (uint64_t v : values) {
+    switch (type_) {
+      case ColumnType::kUnsigned:
+        bytes += VarintSize(v);
+        break;
+      case ColumnType::kSigned:
+        bytes += VarintSize(ZigZag(v));
+        break;
+      case ColumnType::kNondecreasing:
+        bytes += VarintSize(v - previous);
+        break;
+      case ColumnType::kDrifting:
+        bytes += VarintSize(ZigZag(v - previous));
+        break;
+    }
+    previous = v;
+  }
+  return bytes;
+}
+
+void IntColumnCodec::Encode(std::span<const uint64_t> values, bool readable,
+                            std::string& out) const {
+  if (readable) {
+    out += '[';
+    bool as_signed = type_ == ColumnType::kSigned;
+    for (size_t i = 0; i < values.size(); ++i) {
+      if (i) out += ',';
+      AppendDecimal(out, values[i], as_signed);
+    }
+    out += ']';
+    return;
+  }
+  std::string bytes;
+  bytes.reserve(values.size() * 2);
+  uint64_t previous = 0;
+  for (uint64_t v : values) {
+    switch (type_) {
+      case ColumnType::kUnsigned:
+        AppendVarint(bytes, v);
+        break;
+      case ColumnType::kSigned:
+        AppendVarint(bytes, ZigZag(v));
+        break;
+      case ColumnType::kNondecreasing:
+        AppendVarint(bytes, v - previous);
+        break;
+      case ColumnType::kDrifting:
+        AppendVarint(bytes, ZigZag(v - previous));
+        break;
+    }
+    previous = v;
+  }
+  out += "{\"";
+  out += encoding();
+  out += "\":\"";
+  Base64EncodeTo(bytes, out);
+  out += "\"}";
+}
+
+Result<std::vector<uint64_t>> IntColumnCodec::DecodeBinary(std::string_view name,
+                                                           std::span<const std::byte> bytes) const {
+  if (name != encoding()) {
+    return DataLossError("column \"{}\": expected encoding \"{}\", got \"{}\"", field_, encoding(),
+                         name);
+  }
+  std::vector<uint64_t> values;
+  values.reserve(bytes.size() / 2);
+  ByteReader reader(bytes, 0, "bytes");
+  uint64_t previous = 0;
+  while (reader.remaining() > 0) {
+    auto raw = ReadVarint(reader);
+    if (!raw.ok()) return std::move(raw).status().Annotate(fmt::format("column \"{}\"", field_));
+    uint64_t v = *raw;
+    switch (type_) {
+      case ColumnType::kUnsigned:
+        break;
+      case ColumnType::kSigned:
+        v = UnZigZag(v);
+        break;
+      case ColumnType::kNondecreasing:
+        if (v > UINT64_MAX - previous) {
+          return DataLossError("column \"{}\": value {} overflows 64 bits", field_, values.size());
+        }
+        v += previous;
+        break;
+      case ColumnType::kDrifting:
+        v = previous + UnZigZag(v);
+        break;
+    }
+    values.push_back(v);
+    previous = v;
+  }
+  return values;
+}
+
+Status IntColumnCodec::CheckPlain(std::span<const uint64_t> values) const {
+  if (type_ != ColumnType::kNondecreasing) return OkStatus();
+  for (size_t i = 1; i < values.size(); ++i) {
+    if (values[i] < values[i - 1]) {
+      return DataLossError("column \"{}\": value {} ({}) is less than the one before ({})", field_,
+                           i, values[i], values[i - 1]);
+    }
+  }
+  return OkStatus();
+}
+
+}  // namespace kerchunk::pack::internal

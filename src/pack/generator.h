@@ -1,0 +1,79 @@
+// The columns of one generator and of a whole packed file, as the JSON holds them (decoded from
+// their column encodings but not yet validated against each other; GeneratorDecoder does that).
+// docs/packed-format.md describes every field.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "kerchunk/refs/digest.h"
+
+namespace kerchunk::pack::internal {
+
+inline constexpr std::string_view kFormatName = "kerchunk-packed";
+inline constexpr uint64_t kFormatVersion = 1;
+
+/// How a chunk length is predicted before its residual is Rice-coded.
+enum class Predictor : uint8_t {
+  kConstant,  ///< centers[var]: a per-variable median
+  kPrevious,  ///< the previous length of the same variable in the block, else centers[var]
+  kPosition,  ///< centers[var * inner + chunk % inner]: the per-variable, per-position median
+};
+std::string_view PredictorName(Predictor p);
+/// The most variables the kPrevious predictor supports (its state is one word per variable).
+inline constexpr uint64_t kMaxPreviousVariables = 64;
+
+struct LengthColumns {
+  bool plain = false;            ///< readable form: `values` holds every length
+  std::vector<uint64_t> values;  ///< plain: the lengths
+  Predictor predictor = Predictor::kConstant;
+  std::vector<uint64_t> centers;     ///< predictor parameters (see Predictor)
+  std::vector<uint64_t> parameters;  ///< Rice parameter of each block (0..56, or 255: all zero)
+  std::vector<uint64_t> block_bits;  ///< bit position where each block starts
+  uint64_t bits = 0;                 ///< bits in the stream
+  std::string data;                  ///< the stream, ceil(bits / 8) bytes
+};
+
+/// Informative figures, written for people and summaries; readers do not depend on them.
+struct GeneratorStats {
+  uint64_t slots = 0;         ///< variables x chunks of the grid
+  uint64_t skipped = 0;       ///< slots without a reference in this generator
+  uint64_t unique = 0;        ///< references whose length differs from the modal length
+  uint64_t modal_length = 0;  ///< the most common length (smallest on ties)
+  uint64_t gaps = 0;          ///< references not starting where the previous one ended
+  uint64_t file_switches = 0;
+  double gfactor = 0;  ///< 1 - (unique + skipped) / slots
+};
+
+struct GeneratorColumns {
+  std::vector<std::string> variables;  ///< array paths sharing the chunk grid
+  std::vector<uint64_t> chunk_grid;    ///< chunks per dimension
+  uint64_t interleave = 1;             ///< see StreamOrder
+  uint64_t references = 0;             ///< present slots
+  uint64_t checkpoint_interval = 256;  ///< references per block
+  std::vector<uint64_t> presence;      ///< absent/present run lengths
+  LengthColumns lengths;
+  std::vector<uint64_t> ends;  ///< per block: end (offset + length) of the reference before it
+  std::vector<uint64_t> gap_index, gap_value;  ///< offset - previous end, where not 0
+  std::vector<uint64_t> file_index, file_url;  ///< where the URL id changes, and to what
+  GeneratorStats stats;
+};
+
+/// A packed file: the Kerchunk document of everything not generated, URLs and generators.
+struct PackedContents {
+  ReferenceDigest checksum;
+  std::string kerchunk_json;  ///< the embedded Kerchunk v1 document (JSON text)
+  std::vector<std::string> urls;
+  std::vector<GeneratorColumns> generators;
+};
+
+/// Serializes to the packed JSON text; `readable` writes plain JSON arrays instead of base64.
+std::string SerializePacked(const PackedContents& contents, bool readable);
+/// Parses packed JSON text: syntax, types, format name and version, column encodings. Errors:
+/// InvalidArgument for malformed JSON or a file that is not a packed file, Unsupported for a
+/// newer format version, DataLoss for a malformed field (naming the generator and the field).
+Result<PackedContents> ParsePacked(std::string_view text);
+
+}  // namespace kerchunk::pack::internal

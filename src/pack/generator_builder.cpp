@@ -1,0 +1,242 @@
+#include "generator_builder.h"
+
+#include <algorithm>
+#include <map>
+
+#include "column_codec.h"
+#include "kerchunk/util/checked_math.h"
+#include "length_encoder.h"
+#include "presence.h"
+#include "rice_codec.h"
+#include "stream_order.h"
+
+namespace kerchunk::pack::internal {
+namespace {
+
+// A reference in stream order: its slot, variable and position in that variable's rows.
+struct StreamItem {
+  uint64_t slot;
+  uint32_t var;
+  uint64_t item;
+};
+
+// The references of a group with their values gathered per variable, so candidate orders are
+// compared on flat arrays.
+struct GroupData {
+  std::vector<std::vector<uint32_t>> url;
+  std::vector<std::vector<uint64_t>> offset, length, chunk;
+  std::vector<std::vector<uint64_t>> residual;  // zig-zag of length - median of the variable
+  uint64_t total = 0;
+};
+
+GroupData Gather(std::span<const GroupVariable> vars, const std::vector<uint32_t>& url_ids) {
+  GroupData d;
+  const size_t n = vars.size();
+  d.url.resize(n), d.offset.resize(n), d.length.resize(n), d.chunk.resize(n), d.residual.resize(n);
+  for (size_t v = 0; v < n; ++v) {
+    const ArrayRefs& a = *vars[v].array;
+    const size_t count = vars[v].rows.size();
+    d.url[v].reserve(count), d.offset[v].reserve(count), d.length[v].reserve(count);
+    d.chunk[v].reserve(count), d.residual[v].reserve(count);
+    for (uint64_t row : vars[v].rows) {
+      d.url[v].push_back(url_ids[a.urls()[row]]);
+      d.offset[v].push_back(a.offsets()[row]);
+      d.length[v].push_back(a.lengths()[row]);
+      d.chunk[v].push_back(a.chunk_index(row));
+    }
+    d.total += vars[v].rows.size();
+    std::vector<uint64_t> sorted = d.length[v];
+    auto mid = sorted.begin() + static_cast<ptrdiff_t>((sorted.size() - !sorted.empty()) / 2);
+    uint64_t median = 0;
+    if (!sorted.empty()) {
+      std::nth_element(sorted.begin(), mid, sorted.end());
+      median = *mid;
+    }
+    for (uint64_t len : d.length[v]) d.residual[v].push_back(ZigZag(len - median));
+  }
+  return d;
+}
+
+// Calls fn(slot, var, item) for the references in the order `order` visits them. Each
+// variable's references are in increasing chunk order, so this is a merge by block.
+template <typename Fn>
+void ForEachInOrder(const GroupData& d, const StreamOrder& order, Fn&& fn) {
+  const size_t vars = d.chunk.size();
+  const uint64_t g = order.interleave(), chunks = order.chunks();
+  std::vector<size_t> next(vars, 0);
+  for (;;) {
+    uint64_t block = UINT64_MAX;
+    for (size_t v = 0; v < vars; ++v) {
+      if (next[v] < d.chunk[v].size()) block = std::min(block, d.chunk[v][next[v]] / g);
+    }
+    if (block == UINT64_MAX) break;
+    const uint64_t start = block * g, width = std::min(g, chunks - start);
+    const uint64_t base = start * vars;  // slots of the blocks before
+    for (size_t v = 0; v < vars; ++v) {
+      const auto& chunk = d.chunk[v];
+      for (size_t& i = next[v]; i < chunk.size() && chunk[i] < start + width; ++i) {
+        fn(base + v * width + (chunk[i] - start), static_cast<uint32_t>(v), i);
+      }
+    }
+  }
+}
+
+std::vector<StreamItem> BuildStream(const GroupData& d, const StreamOrder& order) {
+  std::vector<StreamItem> items;
+  items.reserve(d.total);
+  ForEachInOrder(d, order, [&](uint64_t slot, uint32_t var, uint64_t item) {
+    items.push_back({slot, var, item});
+  });
+  return items;
+}
+
+// Bytes (before base64) of the presence, gap and file columns and of the lengths coded against
+// each variable's median, for comparing orders.
+uint64_t LayoutCost(const GroupData& d, const StreamOrder& order, uint64_t k) {
+  uint64_t bytes = 0, end = 0, next_slot = 0, run = 0, last_gap = 0, last_switch = 0, i = 0;
+  uint64_t bits = 0;
+  uint32_t url = UINT32_MAX;
+  std::vector<uint64_t> block;
+  block.reserve(k);
+  ForEachInOrder(d, order, [&](uint64_t slot, uint32_t var, uint64_t item) {
+    if (slot != next_slot || run == 0) {  // a new present run
+      if (run) bytes += VarintSize(run);
+      bytes += VarintSize(slot - next_slot);
+      run = 0;
+    }
+    ++run;
+    next_slot = slot + 1;
+    uint64_t offset = d.offset[var][item];
+    if (offset != end) {
+      bytes += VarintSize(i - last_gap) + VarintSize(ZigZag(offset - end));
+      last_gap = i;
+    }
+    if (d.url[var][item] != url) {
+      bytes += VarintSize(i - last_switch) + 2;
+      last_switch = i;
+      url = d.url[var][item];
+    }
+    end = offset + d.length[var][item];
+    block.push_back(d.residual[var][item]);
+    if (block.size() == k) {
+      bits += RiceCodec::EstimateBits(block);
+      block.clear();
+    }
+    ++i;
+  });
+  bits += RiceCodec::EstimateBits(block);
+  if (run) bytes += VarintSize(run);
+  return bytes + bits / 8;
+}
+
+// Candidate interleaves: chunk-major, variable-major, one first-dimension index per turn, and
+// the usual run of chunks a variable keeps in one file (one file per turn).
+std::vector<uint64_t> CandidateInterleaves(const GroupData& d, uint64_t chunks, uint64_t inner) {
+  std::vector<uint64_t> out = {chunks};
+  if (d.chunk.size() == 1) return out;  // one variable: every order is the same
+  out.push_back(1);
+  if (inner > 1 && inner < chunks) out.push_back(inner);
+  std::map<uint64_t, uint64_t> runs;  // run length -> how many runs
+  const auto& chunk = d.chunk[0];
+  for (size_t i = 0; i < chunk.size();) {
+    size_t j = i + 1;
+    while (j < chunk.size() && chunk[j] == chunk[j - 1] + 1 && d.url[0][j] == d.url[0][i]) ++j;
+    ++runs[j - i];
+    i = j;
+  }
+  auto most = std::max_element(runs.begin(), runs.end(),
+                               [](const auto& a, const auto& b) { return a.second < b.second; });
+  if (most != runs.end() && most->first > 1 && most->first < chunks) out.push_back(most->first);
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
+// Offsets as gaps from the previous reference's end, URL switches, and block checkpoints.
+void EncodeOffsets(const GroupData& d, const std::vector<StreamItem>& items, GeneratorColumns& g) {
+  uint64_t end = 0;
+  uint32_t url = UINT32_MAX;
+  for (size_t i = 0; i < items.size(); ++i) {
+    const StreamItem& it = items[i];
+    if (i % g.checkpoint_interval == 0) g.ends.push_back(end);
+    uint64_t offset = d.offset[it.var][it.item];
+    if (offset != end) {
+      g.gap_index.push_back(i);
+      g.gap_value.push_back(offset - end);  // modulo 2^64: negative gaps wrap
+    }
+    if (d.url[it.var][it.item] != url) {
+      url = d.url[it.var][it.item];
+      g.file_index.push_back(i);
+      g.file_url.push_back(url);
+    }
+    end = offset + d.length[it.var][it.item];
+  }
+}
+
+void FillStats(const std::vector<uint64_t>& lengths, GeneratorColumns& g, uint64_t slots) {
+  ModalLength modal = FindModalLength(lengths);
+  GeneratorStats& s = g.stats;
+  s.slots = slots;
+  s.skipped = slots - g.references;
+  s.unique = modal.others;
+  s.modal_length = modal.length;
+  s.gaps = g.gap_index.size();
+  s.file_switches = g.file_index.empty() ? 0 : g.file_index.size() - 1;
+  s.gfactor = slots == 0 ? 0
+                         : 1.0 - (static_cast<double>(s.unique) + static_cast<double>(s.skipped)) /
+                                     static_cast<double>(slots);
+}
+
+}  // namespace
+
+Result<GeneratorColumns> BuildGenerator(std::span<const GroupVariable> vars,
+                                        const std::vector<uint64_t>& chunk_grid,
+                                        const std::vector<uint32_t>& url_ids,
+                                        const BuildOptions& options) {
+  uint64_t chunks = vars.empty() ? 0 : vars[0].array->grid().num_chunks();
+  if (!CheckedMul(chunks, vars.size())) {
+    return InternalError("{} variables of {} chunks exceed 2^64 slots", vars.size(), chunks);
+  }
+  const uint64_t inner = chunk_grid.size() <= 1 || chunk_grid[0] == 0 ? 1 : chunks / chunk_grid[0];
+  GroupData data = Gather(vars, url_ids);
+  const uint64_t k = options.checkpoint_interval;
+
+  // The order whose offsets, presence and lengths cost least.
+  std::optional<StreamOrder> best_order;
+  uint64_t best_cost = UINT64_MAX;
+  std::vector<uint64_t> candidates = CandidateInterleaves(data, chunks, inner);
+  for (uint64_t interleave : candidates) {
+    auto order = StreamOrder::Make(vars.size(), chunks, interleave);
+    uint64_t cost = candidates.size() == 1 ? 0 : LayoutCost(data, *order, k);
+    if (cost < best_cost) {
+      best_cost = cost;
+      best_order = order;
+    }
+  }
+  std::vector<StreamItem> best_items = BuildStream(data, *best_order);
+
+  GeneratorColumns g;
+  for (const auto& v : vars) g.variables.push_back(v.array->path());
+  g.chunk_grid = chunk_grid;
+  g.interleave = best_order->interleave();
+  g.references = best_items.size();
+  g.checkpoint_interval = k;
+  std::vector<uint64_t> slots(best_items.size()), lengths(best_items.size()),
+      positions(best_items.size());
+  std::vector<uint32_t> var_of(best_items.size());
+  for (size_t i = 0; i < best_items.size(); ++i) {
+    const StreamItem& it = best_items[i];
+    slots[i] = it.slot;
+    lengths[i] = data.length[it.var][it.item];
+    positions[i] = inner > 1 ? data.chunk[it.var][it.item] % inner : 0;
+    var_of[i] = it.var;
+  }
+  g.presence = Presence::RunsFromSlots(slots);
+  LengthInput input{lengths, var_of, positions, vars.size(), inner, k};
+  g.lengths = EncodeLengths(input, options.readable);
+  EncodeOffsets(data, best_items, g);
+  FillStats(lengths, g, best_order->slots());
+  return g;
+}
+
+}  // namespace kerchunk::pack::internal

@@ -1,0 +1,109 @@
+#include "kerchunk/pack/packed_index.h"
+
+#include <fmt/format.h>
+
+#include "index_state.h"
+#include "kerchunk/json/kerchunk_json.h"
+#include "kerchunk/util/file_io.h"
+
+namespace kerchunk::pack {
+
+using internal::DecodedRef;
+using internal::IndexState;
+
+PackedIndex::PackedIndex(std::unique_ptr<IndexState> state) : state_(std::move(state)) {}
+PackedIndex::PackedIndex(PackedIndex&&) noexcept = default;
+PackedIndex& PackedIndex::operator=(PackedIndex&&) noexcept = default;
+PackedIndex::~PackedIndex() = default;
+
+Result<PackedIndex> PackedIndex::Parse(std::string_view text) {
+  KERCHUNK_ASSIGN_OR_RETURN(internal::PackedContents contents, internal::ParsePacked(text));
+  KERCHUNK_ASSIGN_OR_RETURN(std::unique_ptr<IndexState> state,
+                            IndexState::Make(std::move(contents)));
+  return PackedIndex(std::move(state));
+}
+
+Result<PackedIndex> PackedIndex::Open(const std::string& path) {
+  // Read rather than mapped: the parser copies the text into a padded buffer anyway, and
+  // this also reads pipes ("-" is standard input).
+  const std::string& source = path == "-" ? "/dev/stdin" : path;
+  KERCHUNK_ASSIGN_OR_RETURN(std::string text, ReadFileToString(source));
+  return Parse(text).Annotate(path == "-" ? "standard input" : path);
+}
+
+const ReferenceDigest& PackedIndex::checksum() const { return state_->checksum; }
+uint64_t PackedIndex::key_count() const { return state_->checksum.keys; }
+size_t PackedIndex::generator_count() const { return state_->generators.size(); }
+uint64_t PackedIndex::generated_references() const { return state_->generated; }
+
+Result<std::optional<ResolvedValue>> PackedIndex::Resolve(std::string_view key) const {
+  const IndexState& s = *state_;
+  if (auto e = s.entry_by_key.find(key); e != s.entry_by_key.end()) {
+    const EntryValue& v = s.base.entries[e->second].value;
+    ResolvedValue out{v.kind, {}, v.offset, v.length, v.data};
+    if (v.kind == EntryValue::Kind::kRange || v.kind == EntryValue::Kind::kWholeFile) {
+      out.url = s.base.urls[v.url];
+      out.data = {};
+    }
+    return std::optional(out);
+  }
+  auto chunk = s.FindChunk(key);
+  if (!chunk) return std::optional<ResolvedValue>();
+  const ArrayRefs& array = s.base.arrays[chunk->first];
+  if (auto row = array.Find(chunk->second)) {
+    return std::optional(internal::VerbatimChunk(s.base, array, *row));
+  }
+  const auto& member = s.membership[chunk->first];
+  if (!member) return std::optional<ResolvedValue>();
+  const internal::GeneratorDecoder& g = s.generators[member->generator];
+  auto index = g.IndexOf(member->var, chunk->second);
+  if (!index) return std::optional<ResolvedValue>();
+  std::optional<ResolvedValue> out;
+  Status status = g.Decode(*index, *index + 1, [&](const DecodedRef& r) { out = s.Generated(r); });
+  if (!status.ok()) {
+    return std::move(status).Annotate(fmt::format("generator {}", member->generator));
+  }
+  return out;
+}
+
+Result<ReferenceSet> PackedIndex::UnpackAll(const UnpackOptions& options) const {
+  const IndexState& s = *state_;
+  if (s.checksum.keys > options.max_references) {
+    return UnsupportedError("the file expands to {} references, more than the limit of {}",
+                            s.checksum.keys, options.max_references);
+  }
+  ReferenceSet out = s.base;
+  std::vector<uint32_t> url_ids;
+  url_ids.reserve(s.urls.size());
+  for (const auto& url : s.urls) url_ids.push_back(out.urls.Intern(url));
+  for (size_t gi = 0; gi < s.generators.size(); ++gi) {
+    const internal::GeneratorDecoder& g = s.generators[gi];
+    std::vector<ArrayRefs*> arrays;
+    for (const auto& path : g.columns().variables) {
+      arrays.push_back(out.FindArray(path));
+      arrays.back()->Reserve(arrays.back()->size() + g.references() / arrays.size() + 1);
+    }
+    Status status = g.Decode(0, g.references(), [&](const DecodedRef& r) {
+      arrays[r.var]->AddRange(r.chunk, url_ids[r.url], r.offset, r.length);
+    });
+    if (!status.ok()) return std::move(status).Annotate(fmt::format("generator {}", gi));
+  }
+  // Arrays holding verbatim chunks as well need sorting; the others are already in order.
+  KERCHUNK_RETURN_IF_ERROR(out.Finalize());
+  ReferenceDigest digest = DigestReferences(out);
+  if (digest != s.checksum) {
+    return DataLossError("checksum mismatch: the references expand to {} but the file records {}",
+                         digest.ToString(), s.checksum.ToString());
+  }
+  return out;
+}
+
+Status UnpackFile(const std::string& input, const std::string& output,
+                  const UnpackOptions& options) {
+  KERCHUNK_ASSIGN_OR_RETURN(PackedIndex index, PackedIndex::Open(input));
+  auto refs = index.UnpackAll(options);
+  if (!refs.ok()) return std::move(refs).status().Annotate(input);
+  return WriteKerchunkFile(*refs, output);
+}
+
+}  // namespace kerchunk::pack

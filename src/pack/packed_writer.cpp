@@ -1,0 +1,111 @@
+// Writes a packed file as JSON (docs/packed-format.md): header, the embedded Kerchunk document,
+// URLs, then one object per generator, one line each so a diff or `head` stays readable.
+#include <fmt/format.h>
+
+#include <cmath>
+
+#include "generator.h"
+#include "kerchunk/json/json_value.h"
+#include "kerchunk/util/base64.h"
+#include "packed_columns.h"
+
+namespace kerchunk::pack::internal {
+namespace {
+
+void AppendUints(std::string& out, const std::vector<uint64_t>& values) {
+  out += '[';
+  for (size_t i = 0; i < values.size(); ++i) {
+    if (i) out += ',';
+    out += fmt::to_string(values[i]);
+  }
+  out += ']';
+}
+
+void AppendStrings(std::string& out, const std::vector<std::string>& values) {
+  out += '[';
+  for (size_t i = 0; i < values.size(); ++i) {
+    if (i) out += ',';
+    json::AppendString(out, values[i]);
+  }
+  out += ']';
+}
+
+void AppendStats(std::string& out, const GeneratorStats& s) {
+  fmt::format_to(std::back_inserter(out),
+                 "\"stats\":{{\"slots\":{},\"skipped\":{},\"unique\":{},\"modal_length\":{},"
+                 "\"gaps\":{},\"file_switches\":{},\"gfactor\":",
+                 s.slots, s.skipped, s.unique, s.modal_length, s.gaps, s.file_switches);
+  json::AppendDouble(out, std::round(s.gfactor * 1e6) / 1e6);
+  out += '}';
+}
+
+void AppendLengths(std::string& out, const LengthColumns& l, bool readable) {
+  out += "\"lengths\":{";
+  if (l.plain) {
+    out += "\"coding\":\"plain\",\"values\":";
+    columns::kLengthValues.Encode(l.values, readable, out);
+    out += '}';
+    return;
+  }
+  out += "\"coding\":\"rice\",\"predictor\":";
+  json::AppendString(out, PredictorName(l.predictor));
+  out += ",\"centers\":";
+  columns::kCenters.Encode(l.centers, readable, out);
+  out += ",\"parameters\":";
+  columns::kParameters.Encode(l.parameters, readable, out);
+  out += ",\"block_bits\":";
+  columns::kBlockBits.Encode(l.block_bits, readable, out);
+  fmt::format_to(std::back_inserter(out), ",\"bits\":{},\"data\":\"", l.bits);
+  Base64EncodeTo(l.data, out);
+  out += "\"}";
+}
+
+void AppendGenerator(std::string& out, const GeneratorColumns& g, bool readable) {
+  out += "{\"variables\":";
+  AppendStrings(out, g.variables);
+  out += ",\"chunk_grid\":";
+  AppendUints(out, g.chunk_grid);
+  fmt::format_to(std::back_inserter(out),
+                 ",\"interleave\":{},\"references\":{},\"checkpoint_interval\":{},", g.interleave,
+                 g.references, g.checkpoint_interval);
+  AppendStats(out, g.stats);
+  out += ",\"presence\":";
+  columns::kPresence.Encode(g.presence, readable, out);
+  out += ',';
+  AppendLengths(out, g.lengths, readable);
+  out += ",\"ends\":";
+  columns::kEnds.Encode(g.ends, readable, out);
+  out += ",\"gaps\":{\"index\":";
+  columns::kGapIndex.Encode(g.gap_index, readable, out);
+  out += ",\"value\":";
+  columns::kGapValue.Encode(g.gap_value, readable, out);
+  out += "},\"files\":{\"index\":";
+  columns::kFileIndex.Encode(g.file_index, readable, out);
+  out += ",\"url\":";
+  columns::kFileUrl.Encode(g.file_url, readable, out);
+  out += "}}";
+}
+
+}  // namespace
+
+std::string SerializePacked(const PackedContents& c, bool readable) {
+  std::string out;
+  out.reserve(c.kerchunk_json.size() + 1024);
+  fmt::format_to(std::back_inserter(out),
+                 "{{\"format\":\"{}\",\"format_version\":{},\"checksum\":\"{}\",\n\"kerchunk\":",
+                 kFormatName, kFormatVersion, c.checksum.ToString());
+  std::string_view doc = c.kerchunk_json;
+  while (!doc.empty() && (doc.back() == '\n' || doc.back() == ' ')) doc.remove_suffix(1);
+  out += doc;
+  out += ",\n\"urls\":";
+  AppendStrings(out, c.urls);
+  out += ",\n\"generators\":[";
+  for (size_t i = 0; i < c.generators.size(); ++i) {
+    out += i ? ",\n" : "\n";
+    AppendGenerator(out, c.generators[i], readable);
+  }
+  out += "]}\n";
+  return out;
+}
+
+}  // namespace kerchunk::pack::internal

@@ -1,0 +1,100 @@
+// Corpus: every Kerchunk file Python kerchunk wrote for ../shared/data, and `kerchunk scan`'s
+// outputs for the time series in ../shared/data/timeseries, pack and unpack exactly, in both
+// encodings, and every key resolves from the packed form. Skips when ../shared is absent.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+
+#include "kerchunk/json/kerchunk_json.h"
+#include "pack_testing.h"
+#include "support/refs_testing.h"
+#include "support/test_env.h"
+
+namespace kerchunk::pack {
+namespace {
+
+void ExpectExactAndResolvable(const ReferenceSet& refs) {
+  testing::ExpectRoundTrip(refs);
+  testing::ExpectRoundTrip(refs, {.checkpoint_interval = 16, .readable = true});
+  auto index = PackedIndex::Parse(testing::PackText(refs, {.checkpoint_interval = 16}));
+  ASSERT_TRUE(index.ok()) << index.status().message();
+  for (const ArrayRefs& a : refs.arrays) {
+    for (size_t i = 0; i < a.size(); ++i) {
+      std::string key = a.KeyPrefix() + a.grid().Key(a.chunk_index(i));
+      auto v = index->Resolve(key);
+      ASSERT_TRUE(v.ok() && v->has_value()) << key;
+      ChunkRef c = a.Get(i);
+      if (c.kind == RefKind::kRange) {
+        EXPECT_EQ((*v)->url, refs.urls[c.url]) << key;
+        EXPECT_EQ((*v)->offset, c.offset) << key;
+        EXPECT_EQ((*v)->length, c.length) << key;
+      }
+    }
+  }
+}
+
+std::string TestName(const std::string& path, size_t index) {
+  std::string name = std::filesystem::path(path).filename();
+  for (auto& c : name) {
+    if (!isalnum(static_cast<unsigned char>(c))) c = '_';
+  }
+  return name + "_" + std::to_string(index);
+}
+
+std::vector<std::string> ExpectedFiles() {
+  std::vector<std::string> files;
+  auto dir = kerchunk::testing::ExpectedDir();
+  if (!dir) return files;
+  for (auto& e : std::filesystem::recursive_directory_iterator(*dir / "data")) {
+    if (e.is_regular_file() && e.path().extension() == ".json") files.push_back(e.path());
+  }
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+class PackExpectedCorpusTest : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(PackExpectedCorpusTest, PacksExactly) {
+  auto refs = ReadKerchunkFile(GetParam());
+  ASSERT_TRUE(refs.ok()) << refs.status().message();
+  ExpectExactAndResolvable(*refs);
+}
+
+INSTANTIATE_TEST_SUITE_P(Expected, PackExpectedCorpusTest, ::testing::ValuesIn(ExpectedFiles()),
+                         [](const auto& info) { return TestName(info.param, info.index); });
+GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(PackExpectedCorpusTest);
+
+std::vector<std::string> TimeSeries() {
+  std::vector<std::string> dirs;
+  auto data = kerchunk::testing::SharedDataDir();
+  if (!data || !std::filesystem::is_directory(*data / "timeseries")) return dirs;
+  for (auto& e : std::filesystem::directory_iterator(*data / "timeseries")) {
+    if (e.is_directory()) dirs.push_back(e.path());
+  }
+  std::sort(dirs.begin(), dirs.end());
+  return dirs;
+}
+
+class PackScanCorpusTest : public ::testing::TestWithParam<std::string> {};
+
+// `kerchunk scan` of a whole series, combined along time, packs exactly. Scan is another
+// component: when it cannot index a series, that is its test's failure, so this one skips.
+TEST_P(PackScanCorpusTest, ScanOutputPacksExactly) {
+  kerchunk::testing::TempDir tmp;
+  std::string out = tmp / "scan.json";
+  auto r = kerchunk::testing::RunCommand(
+      kerchunk::testing::ShellQuote(kerchunk::testing::KerchunkBinary()) + " scan " +
+      kerchunk::testing::ShellQuote(GetParam()) + " -q -o " + kerchunk::testing::ShellQuote(out));
+  if (r.exit_code != 0) GTEST_SKIP() << "kerchunk scan failed: " << r.err;
+  auto refs = ReadKerchunkFile(out);
+  ASSERT_TRUE(refs.ok()) << refs.status().message();
+  ExpectExactAndResolvable(*refs);
+}
+
+INSTANTIATE_TEST_SUITE_P(Scan, PackScanCorpusTest, ::testing::ValuesIn(TimeSeries()),
+                         [](const auto& info) { return TestName(info.param, info.index); });
+GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(PackScanCorpusTest);
+
+}  // namespace
+}  // namespace kerchunk::pack
