@@ -1,9 +1,9 @@
 // Concatenating reference sets along one dimension: the multi-file step of `kerchunk scan` and
 // the whole of `kerchunk combine` (merging shard outputs). Semantics follow Python kerchunk's
-// MultiZarrToZarr(concat_dims=[dim], identical_dims=[...]).
+// MultiZarrToZarr(concat_dims=[dim], identical_dims=[...]); docs/differences.md ("combine")
+// lists where and why they differ.
 #pragma once
 
-#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -23,14 +23,36 @@ struct CombineOptions {
   /// Compare the variables taken from the first part across all parts (values, not just
   /// metadata) and fail naming the first part and variable that differ.
   bool check_identical = false;
-  /// How to read bytes of referenced chunks (concat coordinate values, --check-identical).
+  /// How to read bytes of referenced chunks (concat coordinate values, --check-identical);
+  /// codecs::DefaultUrlToPath when empty.
   UrlToPath url_to_path;
+  /// Threads reading the parts' coordinate values (0: hardware concurrency).
+  unsigned threads = 0;
 };
 
 /// Concatenates `parts` (each one file's references, or an earlier combine's output) along
-/// options.concat_dim, in the order of their concat coordinate values; the concat coordinate
-/// becomes one inline array. Fails with a message naming the part (its first URL) and variable
-/// when variables, dtypes, chunk shapes or non-concat shapes differ.
+/// options.concat_dim:
+///  - The concat coordinate (the variable named like the dimension) is read from every part
+///    (decoded with its codecs), converted to the first part's CF units when "units" or
+///    "calendar" differ (exactly; see cf_time.h), and its sorted distinct values become the
+///    combined coordinate, stored inline as one uncompressed chunk. A part lands at the
+///    position of its first value; its values must increase strictly and must not interleave
+///    with another part's. Where parts overlap, each key keeps the later part's reference (in
+///    input order), as MultiZarrToZarr does. Without a coordinate variable, parts follow each
+///    other in input order.
+///  - Variables with the concat dimension (and not in identical_dims) grow along it; their
+///    chunk keys are renumbered. A part must start and end on a chunk boundary along the
+///    dimension (the last may end anywhere); otherwise zarr cannot express the result without
+///    rechunking and the error says so.
+///  - Everything else — other variables, group and global metadata, attributes — comes from
+///    the first part (in input order), as MultiZarrToZarr takes it.
+/// Every part must have the same variables; a concatenated variable must have the same dtype,
+/// codecs, chunk shape, dimensions and non-concat shape in every part. Errors are
+/// InvalidArgument (Unsupported for coordinates that are not numbers) and name the part ("part
+/// 3 (<its first URL>)") and the variable. Differing fill values add a warning and keep the
+/// first part's. Combining is associative for parts whose coordinate ranges do not interleave
+/// and whose unit conversions are exact: combine(combine(A, B), combine(C, D)) equals
+/// combine(A, B, C, D), which is what sharded scans rely on.
 Result<ReferenceSet> CombineReferenceSets(std::vector<ReferenceSet> parts,
                                           const CombineOptions& options,
                                           std::vector<std::string>* warnings = nullptr);

@@ -1,0 +1,109 @@
+#include "combine/chunk_merge.h"
+
+#include <algorithm>
+#include <numeric>
+
+namespace kerchunk::internal {
+namespace {
+
+// Linear chunk index arithmetic for moving chunks along one axis: a linear index is
+// (outer * count[axis] + c) * inner + rest, where inner is the number of chunks in the
+// dimensions after the axis. Moving changes c and count[axis] only.
+struct AxisShift {
+  uint64_t inner = 1;
+  uint64_t local_count = 1;
+  uint64_t output_count = 1;
+  uint64_t shift = 0;
+
+  uint64_t Map(uint64_t local) const {
+    uint64_t rest = local % inner, above = local / inner;
+    uint64_t c = above % local_count, outer = above / local_count;
+    return (outer * output_count + c + shift) * inner + rest;
+  }
+};
+
+AxisShift MakeShift(const ChunkGrid& local, const ChunkGrid& output, size_t axis, uint64_t start) {
+  AxisShift s;
+  for (size_t d = axis + 1; d < output.rank(); ++d) s.inner *= output.counts()[d];
+  s.local_count = local.counts()[axis];
+  s.output_count = output.counts()[axis];
+  s.shift = start / output.chunks()[axis];
+  return s;
+}
+
+struct Item {
+  uint64_t chunk;     // output linear index
+  uint32_t part;      // input position of the part
+  uint32_t position;  // reference position in that part's ArrayRefs
+};
+
+}  // namespace
+
+UrlRemapper::UrlRemapper(UrlTable& out, const std::vector<PartView>& parts)
+    : out_(out), parts_(parts), ids_(parts.size()) {
+  for (size_t p = 0; p < parts.size(); ++p) ids_[p].assign(parts[p].refs->urls.size(), kUnset);
+}
+
+uint32_t UrlRemapper::Map(size_t part, uint32_t id) {
+  uint32_t& slot = ids_[part][id];
+  if (slot == kUnset) slot = out_.Intern(parts_[part].refs->urls[id]);
+  return slot;
+}
+
+void AppendReference(ArrayRefs& out, uint64_t chunk, const ArrayRefs& source, size_t i, size_t part,
+                     UrlRemapper& urls) {
+  ChunkRef ref = source.Get(i);
+  if (ref.kind != RefKind::kInline) ref.url = urls.Map(part, ref.url);
+  out.Add(chunk, ref);
+}
+
+Result<ArrayRefs> ConcatenateChunks(const std::vector<PartView>& parts, const VariablePlan& plan,
+                                    const Placement& placement, ChunkGrid grid, UrlRemapper& urls) {
+  std::vector<size_t> by_start(parts.size());
+  std::iota(by_start.begin(), by_start.end(), 0);
+  std::stable_sort(by_start.begin(), by_start.end(),
+                   [&](size_t a, size_t b) { return placement.start[a] < placement.start[b]; });
+  std::vector<const ArrayRefs*> sources(parts.size());
+  size_t total = 0;
+  for (size_t p = 0; p < parts.size(); ++p) {
+    sources[p] = parts[p].Find(plan.path)->refs;
+    total += sources[p] ? sources[p]->size() : 0;
+  }
+  std::vector<Item> items;
+  items.reserve(total);
+  bool sorted = true;
+  for (size_t p : by_start) {
+    const ArrayRefs* refs = sources[p];
+    if (!refs || refs->empty() || placement.length[p] == 0) continue;
+    AxisShift shift = MakeShift(refs->grid(), grid, plan.axis, placement.start[p]);
+    const auto& chunks = refs->chunks();
+    for (size_t i = 0; i < chunks.size(); ++i) {
+      uint64_t out = shift.Map(chunks[i]);
+      if (!items.empty() && out <= items.back().chunk) sorted = false;
+      items.push_back({out, static_cast<uint32_t>(p), static_cast<uint32_t>(i)});
+    }
+  }
+  if (!sorted) {
+    // Overlapping parts or a concat axis after the first chunked dimension: order by chunk and
+    // keep, for each chunk, the part that comes last in input order (MultiZarrToZarr writes
+    // parts in input order, so later ones overwrite earlier keys).
+    std::sort(items.begin(), items.end(), [](const Item& a, const Item& b) {
+      return a.chunk != b.chunk ? a.chunk < b.chunk : a.part < b.part;
+    });
+    size_t kept = 0;
+    for (size_t i = 0; i < items.size(); ++i) {
+      if (i + 1 < items.size() && items[i + 1].chunk == items[i].chunk) continue;
+      items[kept++] = items[i];
+    }
+    items.resize(kept);
+  }
+  ArrayRefs out(plan.path, std::move(grid));
+  out.Reserve(items.size());
+  for (const Item& item : items) {
+    AppendReference(out, item.chunk, *sources[item.part], item.position, item.part, urls);
+  }
+  KERCHUNK_RETURN_IF_ERROR(out.Finalize().Annotate(fmt::format("variable \"{}\"", plan.path)));
+  return out;
+}
+
+}  // namespace kerchunk::internal

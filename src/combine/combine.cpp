@@ -1,0 +1,246 @@
+// CombineReferenceSets: validate the parts, place them along the concat dimension, then build
+// the output from the first part's entries with concatenated variables and the coordinate
+// replaced (see combine.h for the semantics).
+#include "kerchunk/combine/combine.h"
+
+#include <algorithm>
+#include <map>
+
+#include "combine/chunk_merge.h"
+#include "combine/coordinate.h"
+#include "combine/identical_check.h"
+#include "combine/part_view.h"
+#include "combine/placement.h"
+#include "kerchunk/util/base64.h"
+#include "kerchunk/util/parallel.h"
+
+namespace kerchunk {
+namespace {
+
+using internal::PartView;
+using internal::Placement;
+using internal::VariablePlan;
+using internal::VariableRole;
+
+struct Plan {
+  std::vector<VariablePlan> variables;
+  const VariablePlan* coordinate = nullptr;
+
+  const VariablePlan* Find(std::string_view path) const {
+    for (const auto& v : variables) {
+      if (v.path == path) return &v;
+    }
+    return nullptr;
+  }
+};
+
+// Keys under a concatenated variable or the coordinate other than its metadata would be copied
+// to the wrong place; they only arise from chunk keys outside the grid.
+Status CheckNoStrayKeys(const PartView& part, const Plan& plan) {
+  for (const Entry& e : part.refs->entries) {
+    auto slash = e.key.rfind('/');
+    if (slash == std::string::npos) continue;
+    std::string_view name = std::string_view(e.key).substr(slash + 1);
+    if (name == ".zarray" || name == ".zattrs" || name == ".zgroup") continue;
+    const VariablePlan* v = plan.Find(std::string_view(e.key).substr(0, slash));
+    if (v && v->role != VariableRole::kFromFirst) {
+      return UnsupportedError("{}: key \"{}\" is not a chunk of variable \"{}\"'s grid", part.label,
+                              e.key, v->path);
+    }
+  }
+  return OkStatus();
+}
+
+Result<std::vector<std::vector<CoordinateValue>>> ReadAllCoordinates(
+    const std::vector<PartView>& parts, const std::string& path, const CombineOptions& options,
+    const UrlToPath& url_to_path) {
+  std::vector<std::vector<CoordinateValue>> values(parts.size());
+  std::vector<Status> errors(parts.size());
+  const internal::PartVariable& first = *parts[0].Find(path);
+  ParallelFor(parts.size(), ResolveThreads(options.threads), [&](size_t p) {
+    const internal::PartVariable& coordinate = *parts[p].Find(path);
+    auto read = internal::ReadCoordinateValues(parts[p], coordinate, url_to_path);
+    if (!read.ok()) {
+      errors[p] = read.status();
+      return;
+    }
+    values[p] = std::move(*read);
+    errors[p] = internal::ConvertToFirstUnits(first, parts[p], coordinate, values[p]);
+  });
+  for (auto& s : errors) KERCHUNK_RETURN_IF_ERROR(s);
+  return values;
+}
+
+// Each part's length along the dimension from its concatenated variables, which must agree
+// with each other (and with the coordinate, when there is one).
+Result<std::vector<uint64_t>> PartLengths(const std::vector<PartView>& parts, const Plan& plan,
+                                          const Placement* by_coordinate, const std::string& dim) {
+  std::vector<uint64_t> lengths(parts.size());
+  for (size_t p = 0; p < parts.size(); ++p) {
+    std::optional<uint64_t> length;
+    if (by_coordinate) length = by_coordinate->length[p];
+    std::string source = by_coordinate ? "coordinate \"" + dim + "\"" : "";
+    for (const VariablePlan& v : plan.variables) {
+      if (v.role != VariableRole::kConcatenated) continue;
+      uint64_t n = parts[p].Find(v.path)->meta.shape[v.axis];
+      if (length && *length != n) {
+        return InvalidArgumentError("{}: variable \"{}\" has {} steps along \"{}\", but {} has {}",
+                                    parts[p].label, v.path, n, dim, source, *length);
+      }
+      length = n;
+      if (source.empty()) source = "variable \"" + v.path + "\"";
+    }
+    lengths[p] = length.value_or(0);
+  }
+  return lengths;
+}
+
+Result<Placement> PlaceParts(const std::vector<PartView>& parts, const Plan& plan,
+                             const CombineOptions& options, const UrlToPath& url_to_path,
+                             std::vector<std::string>& warnings) {
+  const std::string& dim = options.concat_dim;
+  if (!plan.coordinate) {
+    warnings.push_back(
+        fmt::format("no coordinate variable \"{}\": parts are concatenated in input order", dim));
+    KERCHUNK_ASSIGN_OR_RETURN(auto lengths, PartLengths(parts, plan, nullptr, dim));
+    return internal::PlaceInInputOrder(lengths);
+  }
+  KERCHUNK_ASSIGN_OR_RETURN(auto values, ReadAllCoordinates(parts, dim, options, url_to_path));
+  KERCHUNK_ASSIGN_OR_RETURN(Placement placement,
+                            internal::PlaceByCoordinate(parts, std::move(values), dim, warnings));
+  KERCHUNK_RETURN_IF_ERROR(PartLengths(parts, plan, &placement, dim));
+  return placement;
+}
+
+Status CheckParts(const std::vector<PartView>& parts, const Plan& plan,
+                  const CombineOptions& options, const UrlToPath& url_to_path,
+                  std::vector<std::string>& warnings) {
+  for (const PartView& part : parts) {
+    if (part.index > 0) {
+      KERCHUNK_RETURN_IF_ERROR(
+          internal::CheckPartMatches(parts[0], part, plan.variables, warnings));
+    }
+    KERCHUNK_RETURN_IF_ERROR(CheckNoStrayKeys(part, plan));
+  }
+  if (!options.check_identical) return OkStatus();
+  for (const VariablePlan& v : plan.variables) {
+    if (v.role != VariableRole::kFromFirst) continue;
+    for (size_t p = 1; p < parts.size(); ++p) {
+      KERCHUNK_RETURN_IF_ERROR(
+          internal::CheckIdenticalVariable(parts[0], parts[p], v.path, url_to_path));
+    }
+  }
+  return OkStatus();
+}
+
+std::string ZarrayKey(const std::string& path) {
+  return path.empty() ? ".zarray" : path + "/.zarray";
+}
+
+// The coordinate as one inline chunk, with its .zarray describing exactly that.
+Result<ArrayRefs> BuildCoordinate(const PartView& first, const VariablePlan& v,
+                                  const Placement& placement, ReferenceSet& out) {
+  ZarrArrayMeta meta = first.Find(v.path)->meta;
+  internal::EncodedCoordinate encoded = internal::EncodeCoordinate(meta.dtype, placement.values);
+  meta.shape = {placement.total};
+  meta.chunks = {std::max<uint64_t>(placement.total, 1)};
+  meta.compressor = json::Value();
+  meta.filters = json::Value();
+  meta.dtype = encoded.dtype;
+  meta.dtype_json = json::Value::String(encoded.dtype);
+  out.SetText(ZarrayKey(v.path), meta.Dump());
+  KERCHUNK_ASSIGN_OR_RETURN(ChunkGrid grid, meta.Grid());
+  ArrayRefs refs(v.path, std::move(grid));
+  if (placement.total > 0) refs.AddInline(0, encoded.bytes, /*base64=*/true);
+  return refs;
+}
+
+Result<ArrayRefs> BuildConcatenated(const std::vector<PartView>& parts, const VariablePlan& v,
+                                    const Placement& placement, internal::UrlRemapper& urls,
+                                    ReferenceSet& out) {
+  ZarrArrayMeta meta = parts[0].Find(v.path)->meta;
+  meta.shape[v.axis] = placement.total;
+  out.SetText(ZarrayKey(v.path), meta.Dump());
+  KERCHUNK_ASSIGN_OR_RETURN(ChunkGrid grid, meta.Grid());
+  return internal::ConcatenateChunks(parts, v, placement, std::move(grid), urls);
+}
+
+Result<ReferenceSet> BuildOutput(std::vector<ReferenceSet>& inputs,
+                                 const std::vector<PartView>& parts, const Plan& plan,
+                                 const Placement& placement) {
+  ReferenceSet out;
+  out.urls = inputs[0].urls;  // same ids for the first part's references
+  out.entries = inputs[0].entries;
+  internal::UrlRemapper urls(out.urls, parts);
+  std::map<std::string, ArrayRefs, std::less<>> built;
+  for (const VariablePlan& v : plan.variables) {
+    if (v.role == VariableRole::kCoordinate) {
+      KERCHUNK_ASSIGN_OR_RETURN(ArrayRefs refs, BuildCoordinate(parts[0], v, placement, out));
+      built.emplace(v.path, std::move(refs));
+    } else if (v.role == VariableRole::kConcatenated) {
+      KERCHUNK_ASSIGN_OR_RETURN(ArrayRefs refs, BuildConcatenated(parts, v, placement, urls, out));
+      built.emplace(v.path, std::move(refs));
+    }
+  }
+  // Arrays in the first part's order; variables taken from it keep their references as they
+  // are (its URL ids are unchanged).
+  for (ArrayRefs& a : inputs[0].arrays) {
+    auto it = built.find(a.path());
+    if (it == built.end()) {
+      out.arrays.push_back(std::move(a));
+    } else {
+      out.arrays.push_back(std::move(it->second));
+      built.erase(it);
+    }
+  }
+  for (auto& [path, refs] : built) out.arrays.push_back(std::move(refs));
+  return out;
+}
+
+}  // namespace
+
+Result<ReferenceSet> CombineReferenceSets(std::vector<ReferenceSet> inputs,
+                                          const CombineOptions& options_in,
+                                          std::vector<std::string>* warnings_out) {
+  if (inputs.empty()) return InvalidArgumentError("combine: no reference sets to combine");
+  CombineOptions options = options_in;
+  if (options.concat_dim.empty()) options.concat_dim = "time";
+  UrlToPath url_to_path = options.url_to_path ? options.url_to_path : codecs::DefaultUrlToPath;
+  std::vector<std::string> warnings;
+
+  std::vector<PartView> parts;
+  parts.reserve(inputs.size());
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    KERCHUNK_ASSIGN_OR_RETURN(PartView view, internal::DescribePart(inputs[i], i));
+    parts.push_back(std::move(view));
+  }
+  Plan plan;
+  KERCHUNK_ASSIGN_OR_RETURN(plan.variables, internal::PlanVariables(parts[0], options));
+  bool any_concatenated = false;
+  for (const VariablePlan& v : plan.variables) {
+    if (v.role == VariableRole::kCoordinate) plan.coordinate = &v;
+    any_concatenated |= v.role != VariableRole::kFromFirst;
+  }
+  if (!any_concatenated) {
+    return InvalidArgumentError("combine: no variable of {} has the dimension \"{}\"",
+                                parts[0].label, options.concat_dim);
+  }
+  for (const std::string& name : options.identical_dims) {
+    if (!plan.Find(name)) warnings.push_back("identical dimension \"" + name + "\" is no variable");
+  }
+  KERCHUNK_RETURN_IF_ERROR(CheckParts(parts, plan, options, url_to_path, warnings));
+  KERCHUNK_ASSIGN_OR_RETURN(Placement placement,
+                            PlaceParts(parts, plan, options, url_to_path, warnings));
+  for (const VariablePlan& v : plan.variables) {
+    if (v.role != VariableRole::kConcatenated) continue;
+    KERCHUNK_RETURN_IF_ERROR(internal::CheckChunkAlignment(
+        parts, placement, v.path, options.concat_dim, parts[0].Find(v.path)->meta.chunks[v.axis]));
+  }
+  KERCHUNK_ASSIGN_OR_RETURN(ReferenceSet out, BuildOutput(inputs, parts, plan, placement));
+  if (warnings_out) {
+    warnings_out->insert(warnings_out->end(), warnings.begin(), warnings.end());
+  }
+  return out;
+}
+
+}  // namespace kerchunk

@@ -1,0 +1,155 @@
+#include "combine/coordinate.h"
+
+#include <cmath>
+
+#include "codecs/numeric_type.h"
+#include "kerchunk/codecs/chunk_reader.h"
+#include "kerchunk/util/checked_math.h"
+
+namespace kerchunk::internal {
+namespace {
+
+using codecs::internal::NumericType;
+
+CoordinateValue Load(const NumericType& t, const char* bytes, uint64_t i) {
+  if (t.is_float()) return CoordinateValue::Float(t.LoadDouble(bytes, i));
+  if (t.kind == 'u' && t.size == 8) {
+    uint64_t u = t.LoadBits(bytes, i);
+    if (u > static_cast<uint64_t>(INT64_MAX)) return CoordinateValue::Float(static_cast<double>(u));
+    return CoordinateValue::Int(static_cast<int64_t>(u));
+  }
+  return CoordinateValue::Int(t.LoadSigned(bytes, i));
+}
+
+Result<CoordinateValue> FillValue(const PartView& part, const PartVariable& v, uint64_t chunk) {
+  const json::Value& f = v.meta.fill_value;
+  if (f.type() == json::Value::Type::kInt) return CoordinateValue::Int(f.as_int());
+  if (f.is_number()) return CoordinateValue::Float(f.as_double());
+  if (f.is_string() && f.as_string() == "NaN") return CoordinateValue::Float(NAN);
+  return DataLossError("{}: coordinate \"{}\": chunk {} is missing and there is no fill value",
+                       part.label, v.path, chunk);
+}
+
+std::string AttrString(const json::Value& attrs, std::string_view name) {
+  const json::Value* v = attrs.Find(name);
+  return v && v->is_string() ? v->as_string() : std::string();
+}
+
+bool Representable(const NumericType& t, const CoordinateValue& v) {
+  if (t.is_float()) {
+    double d = v.AsDouble();
+    if (v.is_int && CoordinateValue::Float(d) != v) return false;  // integer beyond 2^53
+    return t.size == 8 || std::isnan(d) || static_cast<double>(static_cast<float>(d)) == d;
+  }
+  double d = v.AsDouble();
+  if (!v.is_int && (std::isnan(d) || std::trunc(d) != d)) return false;
+  if (v.is_int) {
+    if (t.kind == 'u') return v.i >= 0 && (t.size == 8 || v.i < (int64_t{1} << (8 * t.size)));
+    return t.size == 8 ||
+           (v.i >= -(int64_t{1} << (8 * t.size - 1)) && v.i < (int64_t{1} << (8 * t.size - 1)));
+  }
+  return t.IntegerFits(d);
+}
+
+void Store(const NumericType& t, char* out, uint64_t i, const CoordinateValue& v) {
+  if (t.is_float()) {
+    t.StoreDouble(out, i, v.AsDouble());
+  } else if (v.is_int) {
+    t.StoreBits(out, i, static_cast<uint64_t>(v.i));
+  } else if (t.kind == 'u') {
+    t.StoreBits(out, i, static_cast<uint64_t>(v.d));
+  } else {
+    t.StoreBits(out, i, static_cast<uint64_t>(static_cast<int64_t>(v.d)));
+  }
+}
+
+}  // namespace
+
+Result<std::vector<CoordinateValue>> ReadCoordinateValues(const PartView& part,
+                                                          const PartVariable& coordinate,
+                                                          const UrlToPath& url_to_path) {
+  auto type = NumericType::Parse(coordinate.meta.dtype);
+  if (!type) {
+    return UnsupportedError("{}: coordinate \"{}\" has dtype {}, expected a number", part.label,
+                            coordinate.path, coordinate.meta.dtype);
+  }
+  KERCHUNK_ASSIGN_OR_RETURN(
+      auto pipeline,
+      codecs::Pipeline::FromZarray(coordinate.meta).Annotate(part.label + ": " + coordinate.path));
+  KERCHUNK_ASSIGN_OR_RETURN(uint64_t chunk_bytes, codecs::DecodedChunkSize(coordinate.meta));
+  const uint64_t n = coordinate.meta.shape[0];
+  const uint64_t extent = coordinate.meta.chunks[0];
+  std::vector<CoordinateValue> values;
+  values.reserve(n);
+  for (uint64_t chunk = 0; chunk * extent < n; ++chunk) {
+    uint64_t count = std::min(extent, n - chunk * extent);
+    auto position = coordinate.refs ? coordinate.refs->Find(chunk) : std::nullopt;
+    if (!position) {
+      KERCHUNK_ASSIGN_OR_RETURN(CoordinateValue fill, FillValue(part, coordinate, chunk));
+      values.insert(values.end(), count, fill);
+      continue;
+    }
+    KERCHUNK_ASSIGN_OR_RETURN(
+        std::string raw, codecs::ReadDecodedChunk(*part.refs, *coordinate.refs, *position, pipeline,
+                                                  chunk_bytes, url_to_path)
+                             .Annotate(part.label));
+    for (uint64_t k = 0; k < count; ++k) values.push_back(Load(*type, raw.data(), k));
+  }
+  return values;
+}
+
+Status ConvertToFirstUnits(const PartVariable& first, const PartView& part,
+                           const PartVariable& coordinate, std::vector<CoordinateValue>& values) {
+  std::string units = AttrString(coordinate.attrs, "units");
+  std::string first_units = AttrString(first.attrs, "units");
+  std::string calendar = AttrString(coordinate.attrs, "calendar");
+  std::string first_calendar = AttrString(first.attrs, "calendar");
+  if (units == first_units && calendar == first_calendar) return OkStatus();
+  auto context = [&] {
+    return fmt::format(
+        "{}: coordinate \"{}\" (units \"{}\", calendar \"{}\"; first part: \"{}\", "
+        "\"{}\")",
+        part.label, coordinate.path, units, calendar, first_units, first_calendar);
+  };
+  KERCHUNK_ASSIGN_OR_RETURN(CfCalendar from_calendar,
+                            ParseCfCalendar(calendar).Annotate(context()));
+  KERCHUNK_ASSIGN_OR_RETURN(CfCalendar to_calendar,
+                            ParseCfCalendar(first_calendar).Annotate(context()));
+  if (from_calendar != to_calendar) {
+    return InvalidArgumentError("{}: calendars differ", context());
+  }
+  if (units == first_units) return OkStatus();  // "gregorian" and "standard" are one calendar
+  KERCHUNK_ASSIGN_OR_RETURN(CfTimeUnits from,
+                            ParseCfTimeUnits(units, from_calendar).Annotate(context()));
+  KERCHUNK_ASSIGN_OR_RETURN(CfTimeUnits to,
+                            ParseCfTimeUnits(first_units, to_calendar).Annotate(context()));
+  KERCHUNK_ASSIGN_OR_RETURN(CfTimeConversion conversion, CfTimeConversion::Make(from, to));
+  for (size_t i = 0; i < values.size(); ++i) {
+    KERCHUNK_ASSIGN_OR_RETURN(values[i], conversion.Convert(values[i]).Annotate(
+                                             fmt::format("{}, value {}", context(), i)));
+  }
+  return OkStatus();
+}
+
+EncodedCoordinate EncodeCoordinate(std::string_view first_dtype,
+                                   const std::vector<CoordinateValue>& values) {
+  NumericType type = NumericType::Parse(first_dtype).value_or(NumericType{'f', 8, false});
+  std::string dtype(first_dtype);
+  auto all = [&](const NumericType& t) {
+    for (const auto& v : values) {
+      if (!Representable(t, v)) return false;
+    }
+    return true;
+  };
+  if (!all(type)) {
+    NumericType wide{type.is_float() ? 'f' : 'i', 8, false};
+    if (!wide.is_float() && !all(wide)) wide.kind = 'f';
+    type = wide;
+    dtype = wide.is_float() ? "<f8" : "<i8";
+  }
+  EncodedCoordinate out{dtype, std::string(values.size() * type.size, '\0')};
+  for (size_t i = 0; i < values.size(); ++i) Store(type, out.bytes.data(), i, values[i]);
+  return out;
+}
+
+}  // namespace kerchunk::internal

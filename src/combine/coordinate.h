@@ -1,0 +1,38 @@
+// The concat coordinate: reading each part's values, converting them to the first part's CF
+// time units, and encoding the combined values as one inline array.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "combine/part_view.h"
+#include "kerchunk/combine/cf_time.h"
+
+namespace kerchunk::internal {
+
+/// Reads the values of a one-dimensional numeric coordinate of `part`, decoding its chunks with
+/// the .zarray codecs; a missing chunk takes the fill value (DataLoss when there is none).
+/// Unsupported for non-numeric dtypes. Errors name the part and the chunk.
+Result<std::vector<CoordinateValue>> ReadCoordinateValues(const PartView& part,
+                                                          const PartVariable& coordinate,
+                                                          const UrlToPath& url_to_path);
+
+/// Converts `values` of `part`'s coordinate to the units of the first part's coordinate when
+/// the "units" or "calendar" attributes differ (see cf_time.h for the exact arithmetic). Errors
+/// name the part: calendars that differ, or units that cannot be parsed while they differ.
+Status ConvertToFirstUnits(const PartVariable& first, const PartView& part,
+                           const PartVariable& coordinate, std::vector<CoordinateValue>& values);
+
+/// The combined coordinate as stored: dtype and raw bytes.
+struct EncodedCoordinate {
+  std::string dtype;
+  std::string bytes;
+};
+
+/// Encodes `values` in the first part's dtype when every value is exactly representable in it;
+/// otherwise as "<i8" when the first dtype is an integer type and all values are integers that
+/// fit, else as "<f8" (integers beyond 2^53 then round to nearest).
+EncodedCoordinate EncodeCoordinate(std::string_view first_dtype,
+                                   const std::vector<CoordinateValue>& values);
+
+}  // namespace kerchunk::internal

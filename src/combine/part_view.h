@@ -1,0 +1,69 @@
+// The variables of one combine input ("part"), with parsed .zarray and dimension names, and the
+// plan of what happens to each variable.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "kerchunk/combine/combine.h"
+#include "kerchunk/refs/zarr_metadata.h"
+
+namespace kerchunk::internal {
+
+/// One array of a part.
+struct PartVariable {
+  std::string path;
+  ZarrArrayMeta meta;
+  std::vector<std::string> dims;    ///< "_ARRAY_DIMENSIONS" of its .zattrs; empty when absent
+  json::Value attrs;                ///< its .zattrs document (an empty object when absent)
+  const ArrayRefs* refs = nullptr;  ///< its chunk references; nullptr when it has none
+
+  /// Position of `dim` in dims, if present.
+  std::optional<size_t> Axis(std::string_view dim) const;
+};
+
+/// A part and its variables by path.
+struct PartView {
+  size_t index = 0;
+  std::string label;  ///< "part 3 (data/x.nc)": how errors name the part
+  const ReferenceSet* refs = nullptr;
+  std::map<std::string, PartVariable, std::less<>> variables;
+
+  const PartVariable* Find(std::string_view path) const;
+};
+
+/// Indexes the variables (arrays with a .zarray) of `part`. InvalidArgument naming the part and
+/// key when a .zarray or .zattrs document is malformed.
+Result<PartView> DescribePart(const ReferenceSet& part, size_t index);
+
+/// "part 3 (url)" with the part's first URL, or "part 3" when it has none.
+std::string PartLabel(const ReferenceSet& part, size_t index);
+
+enum class VariableRole {
+  kCoordinate,    ///< the concat dimension's coordinate variable: read, merged, stored inline
+  kConcatenated,  ///< has the concat dimension: chunks renumbered along it
+  kFromFirst,     ///< taken from the first part as is
+};
+
+struct VariablePlan {
+  std::string path;
+  VariableRole role = VariableRole::kFromFirst;
+  size_t axis = 0;  ///< the concat dimension's position (kCoordinate, kConcatenated)
+};
+
+/// The role of every variable of the first part, in path order. InvalidArgument when
+/// identical_dims names the concat dimension's coordinate.
+Result<std::vector<VariablePlan>> PlanVariables(const PartView& first,
+                                                const CombineOptions& options);
+
+/// Checks that `part` has the same variables as `first` and, for variables with the concat
+/// dimension, the same dtype, codecs, order, chunks, dimensions and non-concat shape; differing
+/// fill values only add a warning (the first part's is kept). Errors name the part and the
+/// variable ("expected X, got Y").
+Status CheckPartMatches(const PartView& first, const PartView& part,
+                        const std::vector<VariablePlan>& plan, std::vector<std::string>& warnings);
+
+}  // namespace kerchunk::internal
