@@ -74,7 +74,7 @@ namespace {
 template <typename Object>
 auto LowerBound(Object& o, std::string_view key) {
   return std::lower_bound(o.begin(), o.end(), key,
-                          [](const Value::Member& m, std::string_view k) { return m.first < k; });
+                          [](const Value::Member& m, std::string_view k) { return m.first.compare(k) < 0; });
 }
 }  // namespace
 
