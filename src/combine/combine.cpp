@@ -53,9 +53,10 @@ Status CheckNoStrayKeys(const PartView& part, const Plan& plan) {
 
 Result<std::vector<std::vector<CoordinateValue>>> ReadAllCoordinates(
     const std::vector<PartView>& parts, const std::string& path, const CombineOptions& options,
-    const UrlToPath& url_to_path) {
+    const UrlToPath& url_to_path, std::vector<std::string>& warnings) {
   std::vector<std::vector<CoordinateValue>> values(parts.size());
   std::vector<Status> errors(parts.size());
+  std::vector<std::string> part_warnings(parts.size());
   const internal::PartVariable& first = *parts[0].Find(path);
   ParallelFor(parts.size(), ResolveThreads(options.threads), [&](size_t p) {
     const internal::PartVariable& coordinate = *parts[p].Find(path);
@@ -65,9 +66,13 @@ Result<std::vector<std::vector<CoordinateValue>>> ReadAllCoordinates(
       return;
     }
     values[p] = std::move(*read);
-    errors[p] = internal::ConvertToFirstUnits(first, parts[p], coordinate, values[p]);
+    errors[p] =
+        internal::ConvertToFirstUnits(first, parts[p], coordinate, values[p], part_warnings[p]);
   });
   for (auto& s : errors) KERCHUNK_RETURN_IF_ERROR(s);
+  for (auto& w : part_warnings) {
+    if (!w.empty()) warnings.push_back(std::move(w));
+  }
   return values;
 }
 
@@ -105,7 +110,8 @@ Result<Placement> PlaceParts(const std::vector<PartView>& parts, const Plan& pla
     KERCHUNK_ASSIGN_OR_RETURN(auto lengths, PartLengths(parts, plan, nullptr, dim));
     return internal::PlaceInInputOrder(lengths);
   }
-  KERCHUNK_ASSIGN_OR_RETURN(auto values, ReadAllCoordinates(parts, dim, options, url_to_path));
+  KERCHUNK_ASSIGN_OR_RETURN(auto values,
+                            ReadAllCoordinates(parts, dim, options, url_to_path, warnings));
   KERCHUNK_ASSIGN_OR_RETURN(Placement placement,
                             internal::PlaceByCoordinate(parts, std::move(values), dim, warnings));
   KERCHUNK_RETURN_IF_ERROR(PartLengths(parts, plan, &placement, dim));

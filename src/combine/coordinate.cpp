@@ -1,5 +1,6 @@
 #include "combine/coordinate.h"
 
+#include <cctype>
 #include <cmath>
 
 #include "codecs/numeric_type.h"
@@ -33,6 +34,13 @@ Result<CoordinateValue> FillValue(const PartView& part, const PartVariable& v, u
 std::string AttrString(const json::Value& attrs, std::string_view name) {
   const json::Value* v = attrs.Find(name);
   return v && v->is_string() ? v->as_string() : std::string();
+}
+
+// "<unit> since <date>" in any spelling, parseable or not.
+bool LooksLikeTimeUnits(std::string_view units) {
+  std::string lower(units);
+  for (auto& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return lower.find(" since ") != std::string::npos;
 }
 
 bool Representable(const NumericType& t, const CoordinateValue& v) {
@@ -99,12 +107,22 @@ Result<std::vector<CoordinateValue>> ReadCoordinateValues(const PartView& part,
 }
 
 Status ConvertToFirstUnits(const PartVariable& first, const PartView& part,
-                           const PartVariable& coordinate, std::vector<CoordinateValue>& values) {
+                           const PartVariable& coordinate, std::vector<CoordinateValue>& values,
+                           std::string& warning) {
   std::string units = AttrString(coordinate.attrs, "units");
   std::string first_units = AttrString(first.attrs, "units");
   std::string calendar = AttrString(coordinate.attrs, "calendar");
   std::string first_calendar = AttrString(first.attrs, "calendar");
   if (units == first_units && calendar == first_calendar) return OkStatus();
+  if (!LooksLikeTimeUnits(units) && !LooksLikeTimeUnits(first_units)) {
+    // Not CF time units at all (padocc's "None" next to no units): nothing to convert, as
+    // MultiZarrToZarr, which never looks at units.
+    warning = fmt::format(
+        "{}: coordinate \"{}\" has units \"{}\", the first part \"{}\"; the "
+        "values are used as they are",
+        part.label, coordinate.path, units, first_units);
+    return OkStatus();
+  }
   auto context = [&] {
     return fmt::format(
         "{}: coordinate \"{}\" (units \"{}\", calendar \"{}\"; first part: \"{}\", "

@@ -18,10 +18,13 @@ Result<std::vector<CoordinateValue>> ReadCoordinateValues(const PartView& part,
                                                           const UrlToPath& url_to_path);
 
 /// Converts `values` of `part`'s coordinate to the units of the first part's coordinate when
-/// the "units" or "calendar" attributes differ (see cf_time.h for the exact arithmetic). Errors
-/// name the part: calendars that differ, or units that cannot be parsed while they differ.
+/// the "units" or "calendar" attributes differ (see cf_time.h for the exact arithmetic). When
+/// neither units string is a time unit ("<unit> since <date>"), values are left as they are and
+/// `warning` says so. Errors name the part: calendars that differ, or units that differ while
+/// one of them cannot be parsed.
 Status ConvertToFirstUnits(const PartVariable& first, const PartView& part,
-                           const PartVariable& coordinate, std::vector<CoordinateValue>& values);
+                           const PartVariable& coordinate, std::vector<CoordinateValue>& values,
+                           std::string& warning);
 
 /// The combined coordinate as stored: dtype and raw bytes.
 struct EncodedCoordinate {

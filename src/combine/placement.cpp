@@ -70,9 +70,10 @@ void WarnAboutOverlaps(const std::vector<PartView>& parts, const Placement& plac
     uint64_t start = placement.start[p], end = start + placement.length[p];
     if (reach_part != SIZE_MAX && start < reach) {
       size_t later = std::max(p, reach_part), earlier = std::min(p, reach_part);
+      uint64_t shared = std::min(reach, end) - start;
       warnings.push_back(fmt::format(
-          "{} and {} overlap at {} positions of \"{}\"; the later input ({}) is used there",
-          parts[earlier].label, parts[later].label, std::min(reach, end) - start, dim,
+          "{} and {} overlap at {} position{} of \"{}\"; the later input ({}) is used there",
+          parts[earlier].label, parts[later].label, shared, shared == 1 ? "" : "s", dim,
           parts[later].label));
     }
     if (end > reach) {

@@ -99,7 +99,7 @@ TEST(CombineTest, OverlapTakesTheLaterInput) {
   EXPECT_EQ(TasChunk(*r, 2).first, "a.nc");
   EXPECT_EQ(TasChunk(*r, 3), (std::pair<std::string, uint64_t>{"b.nc", 1000}));
   ASSERT_EQ(warnings.size(), 1u);
-  EXPECT_THAT(warnings[0], HasSubstr("part 0 (a.nc) and part 1 (b.nc) overlap at 1 positions"));
+  EXPECT_THAT(warnings[0], HasSubstr("part 0 (a.nc) and part 1 (b.nc) overlap at 1 position of"));
 
   auto reversed = Combine({Spec("b.nc", {3, 4, 5}), Spec("a.nc", {0, 1, 2, 3})});
   ASSERT_TRUE(reversed.ok());
