@@ -57,11 +57,52 @@ void AppendReference(ArrayRefs& out, uint64_t chunk, const ArrayRefs& source, si
   out.Add(chunk, ref);
 }
 
+namespace {
+
+// Calls fn(part, position, output chunk) for every reference of the variable, parts in order
+// of their start position.
+template <typename Fn>
+void ForEachMoved(const std::vector<const ArrayRefs*>& sources, const std::vector<size_t>& order,
+                  const Placement& placement, const ChunkGrid& grid, size_t axis, Fn&& fn) {
+  for (size_t p : order) {
+    const ArrayRefs* refs = sources[p];
+    if (!refs || refs->empty() || placement.length[p] == 0) continue;
+    AxisShift shift = MakeShift(refs->grid(), grid, axis, placement.start[p]);
+    const auto& chunks = refs->chunks();
+    for (size_t i = 0; i < chunks.size(); ++i) fn(p, i, shift.Map(chunks[i]));
+  }
+}
+
+// Overlapping parts or a concat axis after the first chunked dimension: order by output chunk
+// and keep, for each chunk, the part that comes last in input order (MultiZarrToZarr writes
+// parts in input order, so later ones overwrite earlier keys).
+std::vector<Item> SortedLastWins(const std::vector<const ArrayRefs*>& sources,
+                                 const std::vector<size_t>& order, const Placement& placement,
+                                 const ChunkGrid& grid, size_t axis, size_t total) {
+  std::vector<Item> items;
+  items.reserve(total);
+  ForEachMoved(sources, order, placement, grid, axis, [&](size_t p, size_t i, uint64_t out) {
+    items.push_back({out, static_cast<uint32_t>(p), static_cast<uint32_t>(i)});
+  });
+  std::sort(items.begin(), items.end(), [](const Item& a, const Item& b) {
+    return a.chunk != b.chunk ? a.chunk < b.chunk : a.part < b.part;
+  });
+  size_t kept = 0;
+  for (size_t i = 0; i < items.size(); ++i) {
+    if (i + 1 < items.size() && items[i + 1].chunk == items[i].chunk) continue;
+    items[kept++] = items[i];
+  }
+  items.resize(kept);
+  return items;
+}
+
+}  // namespace
+
 Result<ArrayRefs> ConcatenateChunks(const std::vector<PartView>& parts, const VariablePlan& plan,
                                     const Placement& placement, ChunkGrid grid, UrlRemapper& urls) {
-  std::vector<size_t> by_start(parts.size());
-  std::iota(by_start.begin(), by_start.end(), 0);
-  std::stable_sort(by_start.begin(), by_start.end(),
+  std::vector<size_t> order(parts.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(),
                    [&](size_t a, size_t b) { return placement.start[a] < placement.start[b]; });
   std::vector<const ArrayRefs*> sources(parts.size());
   size_t total = 0;
@@ -69,38 +110,28 @@ Result<ArrayRefs> ConcatenateChunks(const std::vector<PartView>& parts, const Va
     sources[p] = parts[p].Find(plan.path)->refs;
     total += sources[p] ? sources[p]->size() : 0;
   }
-  std::vector<Item> items;
-  items.reserve(total);
-  bool sorted = true;
-  for (size_t p : by_start) {
-    const ArrayRefs* refs = sources[p];
-    if (!refs || refs->empty() || placement.length[p] == 0) continue;
-    AxisShift shift = MakeShift(refs->grid(), grid, plan.axis, placement.start[p]);
-    const auto& chunks = refs->chunks();
-    for (size_t i = 0; i < chunks.size(); ++i) {
-      uint64_t out = shift.Map(chunks[i]);
-      if (!items.empty() && out <= items.back().chunk) sorted = false;
-      items.push_back({out, static_cast<uint32_t>(p), static_cast<uint32_t>(i)});
-    }
-  }
-  if (!sorted) {
-    // Overlapping parts or a concat axis after the first chunked dimension: order by chunk and
-    // keep, for each chunk, the part that comes last in input order (MultiZarrToZarr writes
-    // parts in input order, so later ones overwrite earlier keys).
-    std::sort(items.begin(), items.end(), [](const Item& a, const Item& b) {
-      return a.chunk != b.chunk ? a.chunk < b.chunk : a.part < b.part;
+  // Usually (disjoint parts, concat axis first) the moved chunks come out in increasing order
+  // and can be appended directly; a first pass checks that without storing anything.
+  bool increasing = true;
+  uint64_t previous = 0;
+  bool first = true;
+  ForEachMoved(sources, order, placement, grid, plan.axis, [&](size_t, size_t, uint64_t out) {
+    if (!first && out <= previous) increasing = false;
+    previous = out;
+    first = false;
+  });
+  ArrayRefs out(plan.path, grid);
+  if (increasing) {
+    out.Reserve(total);
+    ForEachMoved(sources, order, placement, grid, plan.axis, [&](size_t p, size_t i, uint64_t c) {
+      AppendReference(out, c, *sources[p], i, p, urls);
     });
-    size_t kept = 0;
-    for (size_t i = 0; i < items.size(); ++i) {
-      if (i + 1 < items.size() && items[i + 1].chunk == items[i].chunk) continue;
-      items[kept++] = items[i];
+  } else {
+    std::vector<Item> items = SortedLastWins(sources, order, placement, grid, plan.axis, total);
+    out.Reserve(items.size());
+    for (const Item& item : items) {
+      AppendReference(out, item.chunk, *sources[item.part], item.position, item.part, urls);
     }
-    items.resize(kept);
-  }
-  ArrayRefs out(plan.path, std::move(grid));
-  out.Reserve(items.size());
-  for (const Item& item : items) {
-    AppendReference(out, item.chunk, *sources[item.part], item.position, item.part, urls);
   }
   KERCHUNK_RETURN_IF_ERROR(out.Finalize().Annotate(fmt::format("variable \"{}\"", plan.path)));
   return out;
