@@ -116,6 +116,8 @@ TEST(TranslatorMetadata, StorageLayouts) {
 
 TEST(TranslatorMetadata, SkippedDatasetsLeaveWarnings) {
   EXPECT_EQ(Refs().FindEntry("null_space/.zarray"), nullptr);
+  // kerchunk leaves out dimension scales without data, silently.
+  EXPECT_EQ(Refs().FindEntry("dim_only/.zarray"), nullptr);
   EXPECT_EQ(Refs().FindEntry("compound/.zarray"), nullptr);
   EXPECT_EQ(Refs().FindEntry("nbit/.zarray"), nullptr);
   const auto& w = Translated().result.warnings;

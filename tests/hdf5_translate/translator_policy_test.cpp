@@ -84,6 +84,7 @@ TEST(TranslatorFiles, TruncatedFilesFailCleanly) {
     options.on_unsupported = OnUnsupported::kSkip;
     auto result = ScanHdf5File(path, "x", options);
     ASSERT_FALSE(result.ok()) << "translated a file cut at " << keep;
+    EXPECT_EQ(result.status().code(), StatusCode::kDataLoss) << result.status().ToString();
     EXPECT_THAT(result.status().message(), HasSubstr(path));
     EXPECT_EQ(result.status().message().find('\n'), std::string::npos);
   }

@@ -137,6 +137,12 @@ Status WriteDimensionScales(hid_t file) {
   FIXTURE_CHECK(H5DSset_scale(ys, "y"));
   FIXTURE_CHECK(H5DSattach_scale(temp, xs, 0));
   FIXTURE_CHECK(H5DSattach_scale(temp, ys, 1));
+  // A netCDF dimension that is not a variable: a scale whose storage was never allocated.
+  KERCHUNK_RETURN_IF_ERROR(
+      Dataset(file, "dim_only", H5T_IEEE_F32LE, H5T_NATIVE_FLOAT, {5}, H5P_DEFAULT, nullptr));
+  hid_t dim_only = H5Dopen2(file, "dim_only", H5P_DEFAULT);
+  FIXTURE_CHECK(H5DSset_scale(dim_only, "This is a netCDF dimension but not a netCDF variable."));
+  H5Dclose(dim_only);
   const double fill = -9.5;
   KERCHUNK_RETURN_IF_ERROR(Attr(ys, "_FillValue", H5T_NATIVE_DOUBLE, {}, &fill));
   for (hid_t id : {xs, ys, temp}) H5Dclose(id);

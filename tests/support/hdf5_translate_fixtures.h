@@ -18,6 +18,7 @@ namespace kerchunk::testing {
 ///   /g1/temp           float32 (5,7) chunks (2,3) shuffle+deflate(4), fill 1.5, units "K"
 ///   /x, /y             dimension scales (float64 (5), (7)), /y has a _FillValue attribute -9.5
 ///   /g1/temp attached to /x and /y (DIMENSION_LIST)
+///   /dim_only          dimension scale float32 (5) never written (a netCDF dimension only)
 ///   /be_int16          big-endian int16 (3,4) contiguous
 ///   /fixed_str         |S6 (3) contiguous
 ///   /vlen_str          UTF-8 vlen strings (4) chunked (3)
