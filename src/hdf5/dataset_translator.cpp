@@ -17,6 +17,13 @@ std::string MetaKey(const std::string& path, std::string_view name) {
   return path.empty() ? std::string(name) : fmt::format("{}/{}", path, name);
 }
 
+// Appends a metadata entry. Keys are unique by construction (H5Ovisit reports each object
+// once), so the linear duplicate search of ReferenceSet::SetText, quadratic over a file with
+// thousands of variables, is not needed.
+void AddText(ReferenceSet& refs, std::string key, std::string text) {
+  refs.entries.push_back(Entry{std::move(key), EntryValue::Text(std::move(text))});
+}
+
 // Everything about a dataset that decides how it is translated.
 struct DatasetFacts {
   Handle space, file_type, dcpl;
@@ -81,8 +88,8 @@ Result<ArrayRefs*> AddArrayMetadata(TranslationContext& context, hid_t dataset,
     context.result->warnings.push_back(fmt::format("dataset /{}: {} left out", path, s));
   }
   ReferenceSet& refs = context.result->refs;
-  refs.SetText(MetaKey(path, ".zarray"), DumpAsciiJson(meta.ToJson()));
-  refs.SetText(MetaKey(path, ".zattrs"), DumpAsciiJson(attrs));
+  AddText(refs, MetaKey(path, ".zarray"), DumpAsciiJson(meta.ToJson()));
+  AddText(refs, MetaKey(path, ".zattrs"), DumpAsciiJson(attrs));
   return &refs.AddArray(path, std::move(grid));
 }
 
@@ -176,14 +183,14 @@ Status TranslateStored(TranslationContext& context, hid_t dataset, const std::st
 
 Status TranslateGroup(TranslationContext& context, hid_t group, const std::string& path) {
   ReferenceSet& refs = context.result->refs;
-  refs.SetText(MetaKey(path, ".zgroup"), R"({"zarr_format":2})");
+  AddText(refs, MetaKey(path, ".zgroup"), R"({"zarr_format":2})");
   KERCHUNK_ASSIGN_OR_RETURN(AttributeSet attributes,
                             ReadAttributes(group).Annotate(fmt::format("group /{}", path)));
   for (const std::string& s : attributes.skipped) {
     context.result->warnings.push_back(fmt::format("group /{}: {} left out", path, s));
   }
   if (!attributes.attrs.as_object().empty()) {
-    refs.SetText(MetaKey(path, ".zattrs"), DumpAsciiJson(attributes.attrs));
+    AddText(refs, MetaKey(path, ".zattrs"), DumpAsciiJson(attributes.attrs));
   }
   return OkStatus();
 }
