@@ -96,7 +96,7 @@ std::string SerializePacked(const PackedContents& c, bool readable) {
                  kFormatName, kFormatVersion, c.checksum.ToString());
   std::string_view doc = c.kerchunk_json;
   while (!doc.empty() && (doc.back() == '\n' || doc.back() == ' ')) doc.remove_suffix(1);
-  out += doc;
+  out += doc.empty() ? R"({"version":1,"refs":{}})" : doc;
   out += ",\n\"urls\":";
   AppendStrings(out, c.urls);
   out += ",\n\"generators\":[";
