@@ -1,0 +1,137 @@
+#include "kerchunk/netcdf3/translator.h"
+
+#include <algorithm>
+
+#include "kerchunk/netcdf3/attributes.h"
+#include "kerchunk/refs/zarr_metadata.h"
+
+namespace kerchunk::netcdf3 {
+namespace {
+
+// Compact JSON with every non-ASCII character escaped as \uXXXX (a surrogate pair above
+// U+FFFF), as zarr writes metadata (json.dumps(ensure_ascii=True)). zarr 2.x decodes .zattrs and
+// .zarray as ASCII and fails on raw UTF-8, so names and text attributes must arrive escaped.
+// Input strings are valid UTF-8 (ParseHeader checks names; attribute text is decoded with
+// replacement characters), and non-ASCII bytes occur only inside JSON strings.
+std::string DumpAscii(const json::Value& value) {
+  std::string text = value.Dump();
+  std::string out;
+  out.reserve(text.size());
+  for (size_t i = 0; i < text.size();) {
+    auto c = static_cast<unsigned char>(text[i]);
+    if (c < 0x80) {
+      out += text[i++];
+      continue;
+    }
+    int extra = c >= 0xF0 ? 3 : c >= 0xE0 ? 2 : 1;
+    uint32_t cp = c & (0x3F >> extra);
+    for (int k = 1; k <= extra && i + k < text.size(); ++k) {
+      cp = (cp << 6) | (static_cast<unsigned char>(text[i + k]) & 0x3F);
+    }
+    i += extra + 1;
+    if (cp >= 0x10000) {
+      cp -= 0x10000;
+      out += fmt::format("\\u{:04x}\\u{:04x}", 0xD800 + (cp >> 10), 0xDC00 + (cp & 0x3FF));
+    } else {
+      out += fmt::format("\\u{:04x}", cp);
+    }
+  }
+  return out;
+}
+
+ZarrArrayMeta ArrayMeta(const Variable& v) {
+  ZarrArrayMeta m;
+  m.shape = v.shape;
+  m.chunks = v.shape;
+  if (v.is_record) m.chunks[0] = 1;
+  // A NetCDF-3 dimension of length 0 is the record dimension, so only chunks[0] could be 0; the
+  // guard keeps the grid valid for any header.
+  for (auto& c : m.chunks) c = std::max<uint64_t>(c, 1);
+  m.dtype = std::string(NumpyDtype(v.type));
+  m.fill_value = FillValueJson(v);
+  return m;
+}
+
+class ChunkWriter {
+ public:
+  ChunkWriter(std::span<const std::byte> file, uint64_t inline_threshold)
+      : file_(file), inline_threshold_(inline_threshold) {}
+
+  void Add(ArrayRefs& refs, uint64_t chunk, uint64_t offset, uint64_t length) {
+    if (length < inline_threshold_) {
+      auto bytes = file_.subspan(offset, length);
+      refs.AddInline(chunk, {reinterpret_cast<const char*>(bytes.data()), bytes.size()}, true);
+    } else {
+      refs.AddRange(chunk, /*url=*/0, offset, length);
+    }
+  }
+
+ private:
+  std::span<const std::byte> file_;
+  uint64_t inline_threshold_;
+};
+
+Status AddVariable(const Header& h, const Variable& v, ChunkWriter& chunks, ReferenceSet& out) {
+  ZarrArrayMeta meta = ArrayMeta(v);
+  KERCHUNK_ASSIGN_OR_RETURN(ChunkGrid grid, meta.Grid());
+  out.entries.push_back({v.name + "/.zarray", EntryValue::Text(DumpAscii(meta.ToJson()))});
+  out.entries.push_back(
+      {v.name + "/.zattrs", EntryValue::Text(DumpAscii(VariableAttributesJson(h, v)))});
+  ArrayRefs& refs = out.AddArray(v.name, std::move(grid));
+  uint64_t count = refs.grid().num_chunks();
+  if (count == 0 || v.slab_bytes == 0) return OkStatus();
+  if (!v.is_record) {
+    chunks.Add(refs, 0, v.begin, v.slab_bytes);
+    return OkStatus();
+  }
+  // The grid is (num_records, 1, 1, ...), so record i is chunk i.
+  refs.Reserve(count);
+  uint64_t offset = v.begin;
+  for (uint64_t i = 0; i < count; ++i, offset += h.record_size) {
+    chunks.Add(refs, i, offset, v.slab_bytes);
+  }
+  return OkStatus();
+}
+
+}  // namespace
+
+Result<ReferenceSet> Translate(const Header& header, std::span<const std::byte> file,
+                               std::string_view url, const TranslateOptions& options) {
+  if (file.size() != header.file_size) {
+    return InternalError("Translate: expected the {} bytes of the parsed file, got {}",
+                         header.file_size, file.size());
+  }
+  ReferenceSet out;
+  out.urls.Intern(url);
+  out.entries.push_back({".zgroup", EntryValue::Text(R"({"zarr_format":2})")});
+  out.entries.push_back(
+      {".zattrs", EntryValue::Text(DumpAscii(AttributesJson(header.attributes)))});
+  ChunkWriter chunks(file, options.inline_threshold);
+  for (const auto& v : header.variables) {
+    KERCHUNK_RETURN_IF_ERROR(
+        AddVariable(header, v, chunks, out).Annotate(fmt::format("variable \"{}\"", v.name)));
+  }
+  return out;
+}
+
+Result<FileScanResult> TranslateNetcdf3(std::span<const std::byte> file, std::string_view file_name,
+                                        std::string_view url, const FileScanOptions& options) {
+  KERCHUNK_ASSIGN_OR_RETURN(Header header, ParseHeader(file).Annotate(file_name));
+  FileScanResult result;
+  KERCHUNK_ASSIGN_OR_RETURN(
+      result.refs, Translate(header, file, url, {.inline_threshold = options.inline_threshold})
+                       .Annotate(file_name));
+  for (const auto& array : result.refs.arrays) {
+    for (size_t i = 0; i < array.size(); ++i) {
+      if (array.urls()[i] <= ArrayRefs::kMaxUrlId) result.referenced_bytes += array.lengths()[i];
+    }
+  }
+  if (header.streaming) {
+    result.warnings.push_back(
+        fmt::format("{}: numrecs is STREAMING; {} complete records found from the file size",
+                    file_name, header.num_records));
+  }
+  return result;
+}
+
+}  // namespace kerchunk::netcdf3
