@@ -101,6 +101,10 @@ void AddRunOptions(CLI::App& app, BenchCommandState& s) {
   app.add_flag("--each", o.each, "Each data folder or pattern is a set of its own");
   app.add_option("--repeat", o.repeat, "Timed runs of every step; medians are reported (default 1)")
       ->option_text("N");
+  app.add_option("--concat-dim", o.concat_dim,
+                 "Dimension to concatenate files along (default: scan's: the first unlimited "
+                 "dimension, else time)")
+      ->option_text("NAME");
   app.add_option("-j,--jobs", o.jobs, "Scan and verify threads (default: hardware threads)")
       ->option_text("N");
   app.add_option("--lookups", o.lookups, "Random keys looked up per run (default 100000)")

@@ -1,5 +1,7 @@
 #include "kerchunk/bench/measure.h"
 
+#include <time.h>
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -38,15 +40,24 @@ bool ResetPeakRss() {
   return ok;
 }
 
+double ProcessCpuSeconds() {
+  // The scheduler's precise account of every thread, unlike getrusage's tick samples.
+  timespec t{};
+  if (::clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t) != 0) return 0;
+  return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_nsec) * 1e-9;
+}
+
 StepMeter::StepMeter() {
   reset_ok_ = ResetPeakRss();
   start_rss_ = CurrentRssBytes();
+  start_cpu_ = ProcessCpuSeconds();
   start_ = std::chrono::steady_clock::now();  // last, so the bookkeeping is not timed
 }
 
 void StepMeter::Stop() {
   if (stopped_) return;
   seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+  cpu_seconds_ = ProcessCpuSeconds() - start_cpu_;
   peak_rss_ = std::max(PeakRssBytes(), start_rss_);
   stopped_ = true;
 }

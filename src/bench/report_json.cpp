@@ -25,6 +25,11 @@ Value StepJson(const StepResult& step) {
   for (double s : step.seconds) runs.Push(D(s));
   v.Set("seconds", std::move(runs));
   v.Set("median_seconds", D(step.median_seconds));
+  Value cpu = Value::MakeArray();
+  for (double s : step.cpu_seconds) cpu.Push(D(s));
+  v.Set("cpu_seconds", std::move(cpu));
+  v.Set("median_cpu_seconds", D(step.median_cpu_seconds));
+  v.Set("refs_per_cpu_second", D(step.refs_per_cpu_second()));
   v.Set("refs_per_second", D(step.refs_per_second()));
   v.Set("bytes_per_second", D(step.bytes_per_second()));
   v.Set("ns_per_ref", D(step.nanoseconds_per_ref()));
@@ -93,6 +98,7 @@ Value SetJson(const SetReport& s) {
   v.Set("keys", U(s.keys));
   v.Set("data_bytes", U(s.data_bytes));
   v.Set("gfactor", D(s.gfactor));
+  v.Set("length_entropy_bits", D(s.length_entropy_bits));
   v.Set("generate_seconds", D(s.generate_seconds));
   v.Set("sizes", SizesJson(s.sizes));
   Value steps = Value::MakeArray();

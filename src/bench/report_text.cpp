@@ -40,10 +40,11 @@ std::string SizesTable(const SetReport& s) {
 
 std::string StepsTable(const SetReport& s) {
   std::vector<std::vector<std::string>> rows = {
-      {"step", "time", "refs", "refs/s", "bytes/s", "ns/ref", "peak RSS"}};
+      {"step", "time", "cpu", "refs", "refs/s", "refs/cpu-s", "bytes/s", "ns/ref", "peak RSS"}};
   for (const StepResult& step : s.steps) {
     rows.push_back(
-        {step.name, Duration(step.median_seconds), Count(step.refs), Rate(step.refs_per_second()),
+        {step.name, Duration(step.median_seconds), Duration(step.median_cpu_seconds),
+         Count(step.refs), Rate(step.refs_per_second()), Rate(step.refs_per_cpu_second()),
          step.bytes ? Bytes(step.bytes_per_second()) + "/s" : "-", Sig3(step.nanoseconds_per_ref()),
          Bytes(static_cast<double>(step.peak_rss_bytes)) + (step.per_step_peak ? "" : "*")});
   }
@@ -90,8 +91,10 @@ std::string PythonTable(const SetReport& s) {
 
 void WriteSet(const SetReport& s, std::ostream& out) {
   out << fmt::format("kerchunk bench: {} ({})\n", s.name, s.source);
-  out << fmt::format("  files {}  arrays {}  chunks {}  keys {}  gfactor {:.3f}", Count(s.files),
-                     Count(s.arrays), Count(s.chunks), Count(s.keys), s.gfactor);
+  out << fmt::format(
+      "  files {}  arrays {}  chunks {}  keys {}  gfactor {:.3f}  length entropy {:.1f} bits",
+      Count(s.files), Count(s.arrays), Count(s.chunks), Count(s.keys), s.gfactor,
+      s.length_entropy_bits);
   if (s.data_bytes) out << fmt::format("  data {}", Bytes(static_cast<double>(s.data_bytes)));
   if (s.generate_seconds > 0)
     out << fmt::format("  (generated in {})", Duration(s.generate_seconds));

@@ -17,6 +17,7 @@ ScanOptions MakeScanOptions(const SetInput& input, const RunContext& ctx,
   options.inputs = input.data_files;
   options.output = output;
   options.threads = ctx.options.jobs;
+  options.combine.concat_dim = ctx.options.concat_dim;
   options.quiet = true;
   return options;
 }

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "kerchunk/bench/measure.h"
+#include "kerchunk/refs/synthetic_refs.h"
 
 namespace kerchunk::bench::internal {
 
@@ -13,6 +14,7 @@ void RunContext::Progress(const std::string& message) const {
 Status Measure(StepResult& step, unsigned repeat, const std::function<void()>& before,
                const std::function<Status()>& run, const std::function<Status()>& after) {
   step.seconds.clear();
+  step.cpu_seconds.clear();
   for (unsigned r = 0; r < std::max(1u, repeat); ++r) {
     if (before) before();
     StepMeter meter;
@@ -20,12 +22,14 @@ Status Measure(StepResult& step, unsigned repeat, const std::function<void()>& b
     meter.Stop();
     KERCHUNK_RETURN_IF_ERROR(status.Annotate(step.name));
     step.seconds.push_back(meter.seconds());
+    step.cpu_seconds.push_back(meter.cpu_seconds());
     if (r == 0) step.start_rss_bytes = meter.start_rss_bytes();
     step.peak_rss_bytes = std::max(step.peak_rss_bytes, meter.peak_rss_bytes());
     step.per_step_peak = step.per_step_peak && meter.per_step_peak();
     if (after) KERCHUNK_RETURN_IF_ERROR(after().Annotate(step.name));
   }
   step.median_seconds = Median(step.seconds);
+  step.median_cpu_seconds = Median(step.cpu_seconds);
   return OkStatus();
 }
 
@@ -37,6 +41,7 @@ void CountSet(const ReferenceSet& refs, SetReport& report) {
   report.arrays = 0;
   for (const Entry& e : refs.entries) report.arrays += ZarrayKeyArrayPath(e.key) ? 1 : 0;
   if (report.files == 0) report.files = refs.urls.size();
+  report.length_entropy_bits = ChunkLengthEntropyBits(refs);
 }
 
 }  // namespace

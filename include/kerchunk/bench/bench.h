@@ -61,8 +61,11 @@ struct BenchOptions {
   /// Where generated files and outputs go; "": a temporary directory removed at the end.
   std::string work_dir;
   bool keep_work_dir = false;
-  unsigned repeat = 1;        ///< timed runs per step; the median is reported
-  unsigned jobs = 0;          ///< scan threads (0: hardware threads)
+  unsigned repeat = 1;  ///< timed runs per step; the median is reported
+  unsigned jobs = 0;    ///< scan threads (0: hardware threads)
+  /// Dimension the scan (and Python kerchunk) concatenates files along; empty: the scan's
+  /// default (the first file's unlimited dimension, else "time").
+  std::string concat_dim;
   uint64_t lookups = 100000;  ///< random keys looked up per repeat
   bool compressors = true;    ///< measure gzip -6 and zstd -19 sizes when installed
   bool verify_deep = false;   ///< verify also decodes every chunk (verify --deep)

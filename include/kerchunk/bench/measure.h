@@ -21,15 +21,19 @@ uint64_t CurrentRssBytes();
 uint64_t PeakRssBytes();
 /// Resets VmHWM to the current resident size; false when the kernel refuses.
 bool ResetPeakRss();
+/// CPU time (user + system) of every thread of this process so far, in seconds.
+double ProcessCpuSeconds();
 
-/// Times one step and records its memory: construct just before the step, call Stop() right
-/// after it.
+/// Times one step (wall clock, and CPU time of the whole process: more than the wall time when
+/// the step runs threads, and less disturbed by other processes) and records its memory:
+/// construct just before the step, call Stop() right after it.
 class StepMeter {
  public:
   StepMeter();
   /// Stops the clock and reads the peak; later calls return the first measurement.
   void Stop();
   double seconds() const { return seconds_; }
+  double cpu_seconds() const { return cpu_seconds_; }
   uint64_t start_rss_bytes() const { return start_rss_; }
   uint64_t peak_rss_bytes() const { return peak_rss_; }
   /// False when the peak could not be reset, so peak_rss_bytes() is the process's peak so far.
@@ -37,6 +41,8 @@ class StepMeter {
 
  private:
   std::chrono::steady_clock::time_point start_;
+  double start_cpu_ = 0;
+  double cpu_seconds_ = 0;
   bool stopped_ = false;
   bool reset_ok_ = false;
   uint64_t start_rss_ = 0;

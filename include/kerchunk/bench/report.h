@@ -18,8 +18,10 @@ struct StepResult {
   std::string name;    ///< "scan", "load", "write", "pack", "open", "unpack", "lookup", "verify"
   uint64_t refs = 0;   ///< references the step produced, read or checked
   uint64_t bytes = 0;  ///< bytes it read or wrote (see docs/bench.md for each step)
-  std::vector<double> seconds;  ///< one per repeat
+  std::vector<double> seconds;  ///< wall clock, one per repeat
   double median_seconds = 0;
+  std::vector<double> cpu_seconds;  ///< CPU time of the process (all threads), one per repeat
+  double median_cpu_seconds = 0;
   uint64_t start_rss_bytes = 0;  ///< resident memory when the step started (first repeat)
   uint64_t peak_rss_bytes = 0;   ///< peak resident memory during the step (max over repeats)
   bool per_step_peak = true;     ///< false: the process's peak so far (reset refused)
@@ -27,6 +29,10 @@ struct StepResult {
   double refs_per_second() const { return median_seconds > 0 ? refs / median_seconds : 0; }
   double bytes_per_second() const { return median_seconds > 0 ? bytes / median_seconds : 0; }
   double nanoseconds_per_ref() const { return refs > 0 ? median_seconds * 1e9 / refs : 0; }
+  /// References per second of CPU time: the rate of one core.
+  double refs_per_cpu_second() const {
+    return median_cpu_seconds > 0 ? refs / median_cpu_seconds : 0;
+  }
 };
 
 /// Latency of single-key lookups in a packed index (PackedIndex::Resolve).
@@ -62,9 +68,10 @@ struct SetReport {
   uint64_t arrays = 0;  ///< arrays with a chunk grid
   uint64_t chunks = 0;  ///< chunk references
   uint64_t keys = 0;    ///< all keys
-  uint64_t data_bytes = 0;      ///< size of the scanned files (0 without scan)
-  double gfactor = 0;           ///< share of chunk slots holding the modal length (pack's measure)
-  double generate_seconds = 0;  ///< writing the synthetic files or building the set (once)
+  uint64_t data_bytes = 0;  ///< size of the scanned files (0 without scan)
+  double gfactor = 0;       ///< share of chunk slots holding the modal length (pack's measure)
+  double length_entropy_bits = 0;  ///< zero-order entropy of the chunk lengths, bits per length
+  double generate_seconds = 0;     ///< writing the synthetic files or building the set (once)
   Sizes sizes;
   std::vector<StepResult> steps;
   LookupLatency lookup;
