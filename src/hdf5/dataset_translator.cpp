@@ -88,8 +88,8 @@ Result<ArrayRefs*> AddArrayMetadata(TranslationContext& context, hid_t dataset,
     context.result->warnings.push_back(fmt::format("dataset /{}: {} left out", path, s));
   }
   ReferenceSet& refs = context.result->refs;
-  AddText(refs, MetaKey(path, ".zarray"), DumpAsciiJson(meta.ToJson()));
-  AddText(refs, MetaKey(path, ".zattrs"), DumpAsciiJson(attrs));
+  AddText(refs, MetaKey(path, ".zarray"), meta.ToJson().Dump());
+  AddText(refs, MetaKey(path, ".zattrs"), attrs.Dump());
   return &refs.AddArray(path, std::move(grid));
 }
 
@@ -190,7 +190,7 @@ Status TranslateGroup(TranslationContext& context, hid_t group, const std::strin
     context.result->warnings.push_back(fmt::format("group /{}: {} left out", path, s));
   }
   if (!attributes.attrs.as_object().empty()) {
-    AddText(refs, MetaKey(path, ".zattrs"), DumpAsciiJson(attributes.attrs));
+    AddText(refs, MetaKey(path, ".zattrs"), attributes.attrs.Dump());
   }
   return OkStatus();
 }

@@ -126,7 +126,7 @@ Status EmbedVlenChunks(hid_t dataset, const NumpyType& type, const ChunkGrid& gr
     }
     items.Push(json::Value::String("|O"));
     items.Push(shape_list);
-    refs.AddInline(chunk, DumpAsciiJson(items), /*base64=*/false);
+    refs.AddInline(chunk, items.Dump(), /*base64=*/false);
   }
   return OkStatus();
 }

@@ -93,35 +93,3 @@ std::string TypeClassName(H5T_class_t cls) {
 }
 
 }  // namespace kerchunk::hdf5::internal
-
-namespace kerchunk::hdf5::internal {
-
-std::string DumpAsciiJson(const json::Value& value) {
-  const std::string text = value.Dump();
-  std::string out;
-  out.reserve(text.size());
-  for (size_t i = 0; i < text.size();) {
-    const auto c = static_cast<unsigned char>(text[i]);
-    if (c < 0x80) {
-      out.push_back(static_cast<char>(c));
-      ++i;
-      continue;
-    }
-    // Dump() writes valid UTF-8 (strings are validated on the way in).
-    const size_t len = (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : 4;
-    uint32_t cp = c & (len == 2 ? 0x1F : len == 3 ? 0x0F : 0x07);
-    for (size_t k = 1; k < len && i + k < text.size(); ++k) {
-      cp = (cp << 6) | (static_cast<unsigned char>(text[i + k]) & 0x3F);
-    }
-    i += len;
-    if (cp >= 0x10000) {
-      cp -= 0x10000;
-      out += fmt::format("\\u{:04x}\\u{:04x}", 0xD800 + (cp >> 10), 0xDC00 + (cp & 0x3FF));
-    } else {
-      out += fmt::format("\\u{:04x}", cp);
-    }
-  }
-  return out;
-}
-
-}  // namespace kerchunk::hdf5::internal

@@ -30,9 +30,5 @@ void ReclaimVlen(hid_t mem_type, hid_t space, void* buffer);
 
 namespace kerchunk::hdf5::internal {
 
-/// JSON text of `value` with every non-ASCII character escaped as \uXXXX (surrogate pairs above
-/// U+FFFF), as Python's json.dumps writes by default. zarr 2.x decodes metadata documents as
-/// ASCII, so .zattrs holding "é" must be written "\u00e9".
-std::string DumpAsciiJson(const json::Value& value);
 
 }  // namespace kerchunk::hdf5::internal

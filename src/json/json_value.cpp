@@ -110,16 +110,76 @@ Value& Value::Push(Value v) {
   return array_.back();
 }
 
-void AppendString(std::string& out, std::string_view s) {
+namespace {
+
+// Decodes the UTF-8 sequence at s[i] and advances i; returns -1 (advancing one byte) for a
+// malformed, overlong or surrogate sequence.
+int32_t NextCodePoint(std::string_view s, size_t& i) {
+  auto byte = [&](size_t k) { return static_cast<uint8_t>(s[k]); };
+  uint8_t b0 = byte(i);
+  if (b0 < 0x80) {
+    ++i;
+    return b0;
+  }
+  int extra;
+  int32_t cp, min;
+  if ((b0 & 0xE0) == 0xC0) {
+    extra = 1, cp = b0 & 0x1F, min = 0x80;
+  } else if ((b0 & 0xF0) == 0xE0) {
+    extra = 2, cp = b0 & 0x0F, min = 0x800;
+  } else if ((b0 & 0xF8) == 0xF0) {
+    extra = 3, cp = b0 & 0x07, min = 0x10000;
+  } else {
+    ++i;
+    return -1;
+  }
+  if (s.size() - i <= static_cast<size_t>(extra)) {
+    ++i;
+    return -1;
+  }
+  for (int k = 1; k <= extra; ++k) {
+    uint8_t b = byte(i + k);
+    if ((b & 0xC0) != 0x80) {
+      ++i;
+      return -1;
+    }
+    cp = (cp << 6) | (b & 0x3F);
+  }
+  if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) {
+    ++i;
+    return -1;
+  }
+  i += extra + 1;
+  return cp;
+}
+
+void AppendUnicodeEscape(uint32_t unit, std::string& out) {
   static constexpr char kHex[] = "0123456789abcdef";
+  out += "\\u";
+  for (int shift = 12; shift >= 0; shift -= 4) out += kHex[(unit >> shift) & 0xF];
+}
+
+}  // namespace
+
+bool IsValidUtf8(std::string_view s) {
+  for (size_t i = 0; i < s.size();) {
+    if (NextCodePoint(s, i) < 0) return false;
+  }
+  return true;
+}
+
+void AppendString(std::string& out, std::string_view s) {
   out += '"';
-  size_t start = 0;
-  for (size_t i = 0; i < s.size(); ++i) {
+  size_t start = 0;  // start of the pending run of bytes that need no escape
+  for (size_t i = 0; i < s.size();) {
     unsigned char c = static_cast<unsigned char>(s[i]);
-    if (c >= 0x20 && c != '"' && c != '\\') continue;
+    if (c >= 0x20 && c < 0x80 && c != '"' && c != '\\') {
+      ++i;
+      continue;
+    }
     out.append(s, start, i - start);
-    start = i + 1;
-    switch (c) {
+    int32_t cp = NextCodePoint(s, i);
+    switch (cp) {
       case '"':
         out += "\\\"";
         break;
@@ -142,10 +202,16 @@ void AppendString(std::string& out, std::string_view s) {
         out += "\\f";
         break;
       default:
-        out += "\\u00";
-        out += kHex[c >> 4];
-        out += kHex[c & 15];
+        if (cp < 0) {
+          AppendUnicodeEscape(0xFFFD, out);  // invalid UTF-8 byte: the replacement character
+        } else if (cp >= 0x10000) {
+          AppendUnicodeEscape(0xD800 + ((cp - 0x10000) >> 10), out);
+          AppendUnicodeEscape(0xDC00 + ((cp - 0x10000) & 0x3FF), out);
+        } else {
+          AppendUnicodeEscape(static_cast<uint32_t>(cp), out);
+        }
     }
+    start = i;
   }
   out.append(s, start, s.size() - start);
   out += '"';

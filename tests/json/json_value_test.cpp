@@ -79,10 +79,16 @@ TEST(JsonValueTest, StringsEscapeAndUnescape) {
   auto v = Value::Parse(R"("a\"b\\c\n\u00e9\ud83d\ude00\/")");
   ASSERT_TRUE(v.ok());
   EXPECT_EQ(v->as_string(), "a\"b\\c\n\xc3\xa9\xf0\x9f\x98\x80/");
-  EXPECT_EQ(v->Dump(), "\"a\\\"b\\\\c\\n\xc3\xa9\xf0\x9f\x98\x80/\"");
+  EXPECT_EQ(v->Dump(), "\"a\\\"b\\\\c\\n\\u00e9\\ud83d\\ude00/\"");
   std::string ctl;
   AppendString(ctl, std::string("\x01", 1));
   EXPECT_EQ(ctl, "\"\\u0001\"");
+  std::string invalid;
+  AppendString(invalid, "a\xff\xc3");
+  EXPECT_EQ(invalid, "\"a\\ufffd\\ufffd\"");
+  EXPECT_TRUE(IsValidUtf8("\xc3\xa9"));
+  EXPECT_FALSE(IsValidUtf8("\xc0\x80")) << "overlong";
+  EXPECT_FALSE(IsValidUtf8("\xed\xa0\x80")) << "surrogate";
 }
 
 TEST(JsonValueTest, MeaningEquality) {

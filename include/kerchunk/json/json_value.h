@@ -47,7 +47,11 @@ class Value {
 
   bool as_bool() const { return bool_; }
   int64_t as_int() const { return int_; }
-  uint64_t as_uint() const { return uint_; }
+  /// A non-negative integer (kInt >= 0 or kUint); 0 for anything else.
+  uint64_t as_uint() const {
+    if (type_ == Type::kUint) return uint_;
+    return type_ == Type::kInt && int_ >= 0 ? static_cast<uint64_t>(int_) : 0;
+  }
   /// Any number as a double.
   double as_double() const;
   const std::string& as_string() const { return string_; }
@@ -88,9 +92,14 @@ class Value {
   Object object_;
 };
 
-/// Appends `s` as a quoted JSON string (escaping quotes, backslashes and control characters;
-/// other UTF-8 passes through).
+/// Appends `s` (UTF-8) as a quoted JSON string written as Python's json.dumps does by default
+/// (ensure_ascii=True): quotes, backslashes and control characters escaped, every non-ASCII
+/// character as \uXXXX (a surrogate pair above U+FFFF). zarr 2.x decodes metadata as ASCII, so
+/// this is required, not cosmetic. Invalid UTF-8 bytes become U+FFFD.
 void AppendString(std::string& out, std::string_view s);
+
+/// True when `s` is well-formed UTF-8 (no overlong forms, surrogates or values above U+10FFFF).
+bool IsValidUtf8(std::string_view s);
 /// Appends a double as Python's repr does: shortest round-trip digits, "1e+20", "0.0", and the
 /// tokens NaN, Infinity, -Infinity.
 void AppendDouble(std::string& out, double d);
