@@ -111,6 +111,9 @@ void AddRunOptions(CLI::App& app, BenchCommandState& s) {
       ->option_text("N");
   app.add_flag("--verify-deep", o.verify_deep, "Verify also decodes every chunk (verify --deep)");
   app.add_flag("--no-compressors", s.no_compressors, "Do not measure gzip -6 / zstd -19 sizes");
+  app.add_option("--compress-limit", o.compress_limit_bytes,
+                 "Compress only JSON up to this many bytes (default 536870912: zstd -19 is slow)")
+      ->option_text("BYTES");
   app.add_option("--compare-python", s.compare_python,
                  "Also time Python kerchunk from this checkout (default: KERCHUNK_PYTHON_PATH)")
       ->expected(0, 1)

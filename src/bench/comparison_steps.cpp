@@ -39,6 +39,11 @@ uint64_t CountDifferingChunks(const ReferenceSet& ours, const ReferenceSet& thei
 }  // namespace
 
 Status MeasureCompressedSizes(const RunContext& ctx, const SetState& state, SetReport& report) {
+  if (report.sizes.json > ctx.options.compress_limit_bytes) {
+    report.notes.push_back("gzip, zstd: not run on " + std::to_string(report.sizes.json) +
+                           " bytes of JSON (over --compress-limit)");
+    return OkStatus();
+  }
   for (const Compressor& compressor : StandardCompressors()) {
     ctx.Progress(compressor.label + " of the JSON");
     KERCHUNK_ASSIGN_OR_RETURN(std::optional<uint64_t> size,

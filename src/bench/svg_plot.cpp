@@ -37,19 +37,23 @@ std::string Escape(const std::string& text) {
   return out;
 }
 
-// Decades [lo, hi] of log10 covering every positive value of the panel.
+// The log10 range [lo, hi] covering every positive value of the panel, with a margin.
 struct Range {
   double lo = std::numeric_limits<double>::max(), hi = std::numeric_limits<double>::lowest();
   void Add(double v) {
     if (v <= 0 || !std::isfinite(v)) return;
-    lo = std::min(lo, std::floor(std::log10(v)));
-    hi = std::max(hi, std::ceil(std::log10(v)));
+    lo = std::min(lo, std::log10(v));
+    hi = std::max(hi, std::log10(v));
   }
   bool empty() const { return lo > hi; }
   void Widen() {
     if (empty()) lo = 0, hi = 1;
-    if (hi <= lo) hi = lo + 1;
+    const double margin = std::max(0.15, (1.0 - (hi - lo)) / 2);  // at least one decade shown
+    lo -= margin;
+    hi += margin;
   }
+  // The powers of ten inside the range, for ticks.
+  double first_tick() const { return std::ceil(lo); }
 };
 
 std::string PowerLabel(double exponent) {
@@ -98,7 +102,7 @@ class PanelDrawer {
         R"svg(<rect x="{:.1f}" y="{:.1f}" width="{:.1f}" height="{:.1f}" fill="none" stroke="#444"/>)svg"
         "\n",
         left, kTop, PlotWidth(), PlotHeight());
-    for (double e = xr_.lo; e <= xr_.hi; ++e) {
+    for (double e = xr_.first_tick(); e <= xr_.hi; ++e) {
       const double x = X(std::pow(10, e));
       svg += fmt::format(
           R"svg(<line x1="{0:.1f}" y1="{1:.1f}" x2="{0:.1f}" y2="{2:.1f}" stroke="#ddd"/>)svg"
@@ -106,7 +110,7 @@ class PanelDrawer {
           "\n",
           x, kTop, bottom, bottom + 16, PowerLabel(e));
     }
-    for (double e = yr_.lo; e <= yr_.hi; ++e) {
+    for (double e = yr_.first_tick(); e <= yr_.hi; ++e) {
       const double y = Y(std::pow(10, e));
       svg += fmt::format(
           R"svg(<line x1="{0:.1f}" y1="{1:.1f}" x2="{2:.1f}" y2="{1:.1f}" stroke="#ddd"/>)svg"
@@ -131,12 +135,14 @@ class PanelDrawer {
     if (panel_.series.empty() || panel_.series[0].points.empty()) return "";
     auto [x1, y1] = panel_.series[0].points.front();
     if (x1 <= 0 || y1 <= 0) return "";
-    const double x2 = std::pow(10, xr_.hi), y2 = y1 * x2 / x1;
+    // Slope 1 in log-log, to the right edge or the top, whichever it meets first.
+    const double decades = std::min(xr_.hi - std::log10(x1), yr_.hi - std::log10(y1));
+    const double x2 = x1 * std::pow(10, decades), y2 = y1 * std::pow(10, decades);
     return fmt::format(
         R"svg(<line x1="{:.1f}" y1="{:.1f}" x2="{:.1f}" y2="{:.1f}" stroke="#999" )svg"
-        R"svg(stroke-dasharray="5,4"><title>linear growth</title></line>)svg"
+        R"svg(stroke-width="1.5" stroke-dasharray="6,4"/>)svg"
         "\n",
-        X(x1), Y(y1), X(x2), std::max(kTop, Y(std::min(y2, std::pow(10, yr_.hi)))));
+        X(x1), Y(y1), X(x2), Y(y2));
   }
 
   std::string Line(const Series& s, size_t index) const {

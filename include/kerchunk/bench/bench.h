@@ -68,8 +68,11 @@ struct BenchOptions {
   std::string concat_dim;
   uint64_t lookups = 100000;  ///< random keys looked up per repeat
   bool compressors = true;    ///< measure gzip -6 and zstd -19 sizes when installed
-  bool verify_deep = false;   ///< verify also decodes every chunk (verify --deep)
-  std::optional<PythonCompareOptions> python;     ///< compare with Python kerchunk
+  /// Larger JSON files are not compressed (zstd -19 runs at a few MB/s: 10^7 references,
+  /// 1.3 GB of JSON, would take longer than everything else together).
+  uint64_t compress_limit_bytes = uint64_t{512} << 20;
+  bool verify_deep = false;                    ///< verify also decodes every chunk (verify --deep)
+  std::optional<PythonCompareOptions> python;  ///< compare with Python kerchunk
   std::string plot = "kerchunk-bench-scale.svg";  ///< scaling mode plot (SVG)
   OutputFormat format = OutputFormat::kText;
   bool quiet = false;  ///< no progress lines on `err`
