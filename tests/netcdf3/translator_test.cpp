@@ -10,6 +10,7 @@
 #include "kerchunk/json/json_value.h"
 #include "kerchunk/netcdf3/header.h"
 #include "kerchunk/util/file_io.h"
+#include "netcdf3/header_builder.h"
 #include "netcdf3/netcdf3_oracle.h"
 #include "support/netcdf3_fixtures.h"
 #include "support/test_env.h"
@@ -229,6 +230,21 @@ TEST(Netcdf3LayoutTest, AlignmentGapsAreFollowed) {
   EXPECT_GT(a.begin, t->header.header_size + 900) << "nc__enddef reserved header space";
   EXPECT_EQ(r1.begin % 1024, 0u) << "record section aligned";
   EXPECT_EQ(t->refs.FindArray("r1")->offsets()[2], r1.begin + 2 * t->header.record_size);
+}
+
+// numrecs = STREAMING (2^32-1): the records are counted from the file size, with a warning.
+TEST(Netcdf3ScanTest, StreamingFileTranslatesWithWarning) {
+  testing::HeaderBuilder b(1);
+  b.Magic().U32(0xFFFFFFFFu).List(0x0A, 1).Dim("t", 0).Absent().List(0x0B, 1);
+  b.Var("v", {0}, /*int*/ 4, 4, b.size() + 36).U32(7).U32(8).U32(9).Raw("xy");
+  std::span<const std::byte> bytes = b.span();
+  auto result = netcdf3::TranslateNetcdf3(bytes, "stream.nc", "stream.nc", {});
+  ASSERT_TRUE(result.ok()) << result.status().message();
+  EXPECT_THAT(result->warnings,
+              ::testing::ElementsAre("stream.nc: numrecs is STREAMING; 3 complete records found "
+                                     "from the file size"));
+  EXPECT_THAT(Text(result->refs, "v/.zarray"), HasSubstr(R"("shape":[3])"));
+  EXPECT_EQ(result->refs.FindArray("v")->size(), 3u);
 }
 
 TEST(Netcdf3ScanTest, ErrorsNameTheFile) {
