@@ -142,6 +142,13 @@ Status ConvertToFirstUnits(const PartVariable& first, const PartView& part,
   KERCHUNK_ASSIGN_OR_RETURN(CfTimeUnits to,
                             ParseCfTimeUnits(first_units, to_calendar).Annotate(context()));
   KERCHUNK_ASSIGN_OR_RETURN(CfTimeConversion conversion, CfTimeConversion::Make(from, to));
+  if (conversion.identity()) return OkStatus();
+  // References cannot rewrite other arrays' bytes: time bounds stay in this part's units.
+  std::string bounds = AttrString(coordinate.attrs, "bounds");
+  warning = fmt::format(
+      "{}: \"{}\" values converted from \"{}\" to \"{}\"{}", part.label, coordinate.path, units,
+      first_units,
+      bounds.empty() ? std::string() : fmt::format("; \"{}\" keeps this file's units", bounds));
   for (size_t i = 0; i < values.size(); ++i) {
     KERCHUNK_ASSIGN_OR_RETURN(values[i], conversion.Convert(values[i]).Annotate(
                                              fmt::format("{}, value {}", context(), i)));

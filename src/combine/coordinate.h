@@ -20,8 +20,9 @@ Result<std::vector<CoordinateValue>> ReadCoordinateValues(const PartView& part,
 /// Converts `values` of `part`'s coordinate to the units of the first part's coordinate when
 /// the "units" or "calendar" attributes differ (see cf_time.h for the exact arithmetic). When
 /// neither units string is a time unit ("<unit> since <date>"), values are left as they are and
-/// `warning` says so. Errors name the part: calendars that differ, or units that differ while
-/// one of them cannot be parsed.
+/// `warning` says so; a conversion also sets `warning` (the "bounds" variable it names keeps the
+/// part's own units: references cannot rewrite its bytes). Errors name the part: calendars that
+/// differ, or units that differ while one of them cannot be parsed.
 Status ConvertToFirstUnits(const PartVariable& first, const PartView& part,
                            const PartVariable& coordinate, std::vector<CoordinateValue>& values,
                            std::string& warning);

@@ -152,12 +152,15 @@ Result<std::vector<VariablePlan>> PlanVariables(const PartView& first,
     auto axis = v.Axis(dim);
     bool identical = std::find(options.identical_dims.begin(), options.identical_dims.end(),
                                path) != options.identical_dims.end();
-    if (path == dim) {
-      // The coordinate may lack _ARRAY_DIMENSIONS; then its name says which dimension it is.
-      if (v.meta.shape.size() != 1 || (!v.dims.empty() && !axis)) {
-        return UnsupportedError("{}: coordinate \"{}\" must be one-dimensional along \"{}\"",
-                                first.label, path, dim);
-      }
+    // The coordinate: named like the dimension and one-dimensional along it (without
+    // _ARRAY_DIMENSIONS its name says which dimension it is). A variable that has the name but
+    // not the dimension (NetCDF-3 "time" strings of a "report" dimension) is an ordinary one.
+    bool coordinate_name = path == dim;
+    if (coordinate_name && axis && v.meta.shape.size() != 1) {
+      return UnsupportedError("{}: coordinate \"{}\" must be one-dimensional, got dimensions {}",
+                              first.label, path, Dims(v.dims));
+    }
+    if (coordinate_name && v.meta.shape.size() == 1 && (axis || v.dims.empty())) {
       p.role = VariableRole::kCoordinate;
     } else if (axis && !identical) {
       p.role = VariableRole::kConcatenated;

@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <iostream>
 #include <map>
 
 #include "kerchunk/codecs/pipeline.h"
@@ -49,13 +50,20 @@ struct Value {
   std::string url;   // chunk ranges
 };
 
+// URLs relative to ../shared, as Python's are ("data/timeseries/..."); our scans write
+// absolute paths.
+std::string RelativeUrl(const std::string& url) {
+  std::string prefix = testing::SharedDir()->string() + "/";
+  return url.starts_with(prefix) ? url.substr(prefix.size()) : url;
+}
+
 std::map<std::string, Value> Flatten(const ReferenceSet& r) {
   std::map<std::string, Value> out;
   for (const Entry& e : r.entries) out[e.key] = Value{false, e.value, {}, {}};
   for (const ArrayRefs& a : r.arrays) {
     for (size_t i = 0; i < a.size(); ++i) {
       Value v{true, {}, a.Get(i), {}};
-      if (v.ref.kind != RefKind::kInline) v.url = r.urls[v.ref.url];
+      if (v.ref.kind != RefKind::kInline) v.url = RelativeUrl(r.urls[v.ref.url]);
       out[a.KeyPrefix() + a.grid().Key(a.chunk_index(i))] = v;
     }
   }
@@ -136,6 +144,14 @@ Comparison Compare(const ReferenceSet& ours, const ReferenceSet& theirs) {
   return c;
 }
 
+std::string Report(const Comparison& c) {
+  std::string report;
+  for (size_t i = 0; i < std::min<size_t>(c.differences.size(), 20); ++i) {
+    report += "\n  " + c.differences[i];
+  }
+  return report;
+}
+
 class CombineCorpusTest : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(CombineCorpusTest, MatchesMultiZarrToZarr) {
@@ -162,11 +178,7 @@ TEST_P(CombineCorpusTest, MatchesMultiZarrToZarr) {
   auto theirs = ReadKerchunkFile((TimeseriesDir() / (set + ".combined.json")).string());
   ASSERT_TRUE(theirs.ok()) << theirs.status().ToString();
   Comparison c = Compare(*ours, *theirs);
-  std::string report;
-  for (size_t i = 0; i < std::min<size_t>(c.differences.size(), 20); ++i) {
-    report += "\n  " + c.differences[i];
-  }
-  EXPECT_TRUE(c.differences.empty()) << c.differences.size() << " differences:" << report;
+  EXPECT_TRUE(c.differences.empty()) << c.differences.size() << " differences:" << Report(c);
   EXPECT_GT(c.same_refs + c.inlined_by_python, 0);
   EXPECT_EQ(c.coordinate, 1);
   std::cout << "[ " << set << " ] " << files.size() << " files: " << c.metadata
@@ -174,6 +186,33 @@ TEST_P(CombineCorpusTest, MatchesMultiZarrToZarr) {
             << " chunks Python inlined (bytes equal), " << c.coordinate
             << " coordinate chunk (values equal), " << warnings.size() << " warnings\n";
   for (const auto& w : warnings) std::cout << "  warning: " << w << "\n";
+}
+
+// The same comparison for `kerchunk scan` of the raw files (our per-file translation and our
+// combine together). Skips when the program has not been built.
+TEST_P(CombineCorpusTest, ScanOfRawFilesMatchesMultiZarrToZarr) {
+  const std::string set = GetParam();
+  std::string program = testing::KerchunkBinary();
+  if (program.empty() || !fs::exists(program)) GTEST_SKIP() << "kerchunk program not built";
+  testing::TempDir dir;
+  std::string output = dir / "scan.json";
+  std::string dims;
+  for (const auto& d : IdenticalDims(set)) dims += (dims.empty() ? "" : ",") + d;
+  auto run = testing::RunCommand(
+      fmt::format("cd {} && {} scan {} -o {} -q --concat-dim time --identical-dims {}",
+                  testing::ShellQuote(testing::SharedDir()->string()), testing::ShellQuote(program),
+                  testing::ShellQuote("data/timeseries/" + set), testing::ShellQuote(output),
+                  testing::ShellQuote(dims)));
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  auto ours = ReadKerchunkFile(output);
+  ASSERT_TRUE(ours.ok()) << ours.status().ToString();
+  auto theirs = ReadKerchunkFile((TimeseriesDir() / (set + ".combined.json")).string());
+  ASSERT_TRUE(theirs.ok());
+  Comparison c = Compare(*ours, *theirs);
+  EXPECT_TRUE(c.differences.empty()) << c.differences.size() << " differences:" << Report(c);
+  EXPECT_EQ(c.coordinate, 1);
+  std::cout << "[ scan " << set << " ] " << c.metadata << " metadata keys, " << c.same_refs
+            << " identical references, " << c.inlined_by_python << " chunks Python inlined\n";
 }
 
 std::vector<std::string> CombinedSets() {

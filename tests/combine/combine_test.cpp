@@ -128,8 +128,12 @@ TEST(CombineTest, ConvertsUnitsToTheFirstPart) {
   PartSpec a = Spec("a.nc", {15.5, 45}), b = Spec("b.nc", {15.5, 45.5});
   a.units = "days since 1850-01-01 00:00:00";
   b.units = "days since 1860-01-01 00:00:00";
-  auto r = Combine({b, a});  // b first: its units are the target
+  std::vector<std::string> warnings;
+  auto r = Combine({b, a}, {}, &warnings);  // b first: its units are the target
   ASSERT_TRUE(r.ok()) << r.status().ToString();
+  ASSERT_EQ(warnings.size(), 1u);
+  EXPECT_THAT(warnings[0], HasSubstr("part 1 (a.nc): \"time\" values converted from \"days "
+                                     "since 1850-01-01 00:00:00\" to \"days since 1860-01-01"));
   // 1850-01-01 is 3652 days before 1860-01-01 (1852, 1856 leap years).
   EXPECT_THAT(CoordinateValues(*r), ElementsAre(15.5 - 3652, 45 - 3652, 15.5, 45.5));
   EXPECT_THAT(EntryText(*r, "time/.zattrs"), HasSubstr("days since 1860-01-01"));
