@@ -124,6 +124,9 @@ Status GeneratorDecoder::ValidateLengths(uint64_t blocks) {
         "\"lengths\": {} parameters and {} block positions for {} blocks of {} references",
         l.parameters.size(), l.block_bits.size(), blocks, k);
   }
+  if (blocks == 0 && l.bits != 0) {
+    return DataLossError("\"lengths\": {} bits for no references", l.bits);
+  }
   if (l.data.size() != CeilDiv(l.bits, 8)) {
     return DataLossError("\"lengths.data\" holds {} bytes but \"bits\" is {}", l.data.size(),
                          l.bits);
@@ -150,8 +153,9 @@ Status GeneratorDecoder::ValidateLengths(uint64_t blocks) {
     }
     parameters_[b] = static_cast<uint8_t>(p);
   }
-  stream_.assign(l.data.size() + BitReader::kPadding, 0);
-  std::copy(l.data.begin(), l.data.end(), stream_.begin());
+  // The stream moves out of the columns (the reader reserved room for the padding).
+  stream_ = std::move(columns_.lengths.data);
+  stream_.append(BitReader::kPadding, '\0');
   return OkStatus();
 }
 
@@ -181,7 +185,7 @@ void GeneratorDecoder::Cursor::EnterLengthBlock(uint64_t block) {
   previous_valid_ = 0;
   if (c.lengths.plain) return;
   const auto& bits = c.lengths.block_bits;
-  reader_ = BitReader(g_->stream_.data(), bits[block]);
+  reader_ = BitReader(g_->stream_bytes(), bits[block]);
   bit_limit_ = block + 1 < bits.size() ? bits[block + 1] : c.lengths.bits;
   parameter_ = g_->parameters_[block];
   zero_block_ = parameter_ == RiceCodec::kZeroBlock;

@@ -37,6 +37,7 @@ class GeneratorDecoder {
   /// the field on any inconsistency.
   static Result<GeneratorDecoder> Make(GeneratorColumns columns, uint64_t url_count);
 
+  /// The columns as read (but lengths.data, which the decoder took over).
   const GeneratorColumns& columns() const { return columns_; }
   const StreamOrder& order() const { return order_; }
   uint64_t references() const { return columns_.references; }
@@ -60,7 +61,7 @@ class GeneratorDecoder {
 
    private:
     friend class GeneratorDecoder;
-    explicit Cursor(const GeneratorDecoder& g) : g_(&g), reader_(g.stream_.data(), 0) {}
+    explicit Cursor(const GeneratorDecoder& g) : g_(&g), reader_(g.stream_bytes(), 0) {}
     void EnterLengthBlock(uint64_t block);
     bool Fail(Status s) {
       error_ = std::move(s);
@@ -119,6 +120,7 @@ class GeneratorDecoder {
 
  private:
   GeneratorDecoder() = default;
+  const uint8_t* stream_bytes() const { return reinterpret_cast<const uint8_t*>(stream_.data()); }
   Status Validate(uint64_t url_count);
   Status ValidateLengths(uint64_t blocks);
 
@@ -126,7 +128,7 @@ class GeneratorDecoder {
   StreamOrder order_;
   Presence presence_;
   uint64_t inner_ = 1;               // chunks per index of the first dimension
-  std::vector<uint8_t> stream_;      // length stream + BitReader::kPadding zero bytes
+  std::string stream_;               // length stream + BitReader::kPadding zero bytes
   std::vector<uint8_t> parameters_;  // per block
 };
 

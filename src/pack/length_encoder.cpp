@@ -58,16 +58,6 @@ void Residuals(const LengthInput& in, Predictor predictor, const std::vector<uin
   }
 }
 
-// Estimated Rice bits of the residuals, block by block (for comparing predictors).
-uint64_t EstimateRiceBits(std::span<const uint64_t> residuals, uint64_t k) {
-  uint64_t total = 0;
-  for (size_t start = 0; start < residuals.size(); start += k) {
-    total += RiceCodec::EstimateBits(
-        residuals.subspan(start, std::min<size_t>(k, residuals.size() - start)));
-  }
-  return total;
-}
-
 ModalLength ModeBySorting(std::vector<uint64_t>& values) {
   RadixSort(values);
   ModalLength m;
@@ -91,14 +81,45 @@ struct Candidate {
   uint64_t bits = 0;
 };
 
-}  // namespace
+// Blocks on which predictors are compared: all of them when there are few, else ~kSampleBlocks
+// spread over the stream. Whole blocks, so the kPrevious predictor's state is exact.
+constexpr size_t kSampleBlocks = 256;
 
-uint64_t ConstantPredictorBits(const LengthInput& in) {
-  auto centers = GroupMedians(in.lengths, in.variables, [&](size_t i) { return in.vars[i]; });
-  std::vector<uint64_t> residuals;
-  Residuals(in, Predictor::kConstant, centers, residuals);
-  return EstimateRiceBits(residuals, in.checkpoint_interval);
+std::vector<size_t> SampleBlockStarts(size_t n, size_t k) {
+  const size_t blocks = (n + k - 1) / k;
+  const size_t stride = std::max<size_t>(1, blocks / kSampleBlocks);
+  std::vector<size_t> starts;
+  for (size_t b = 0; b < blocks; b += stride) starts.push_back(b * k);
+  return starts;
 }
+
+// Estimated Rice bits of the sampled blocks with this predictor.
+uint64_t SampledBits(const LengthInput& in, const std::vector<size_t>& starts, Predictor p,
+                     const std::vector<uint64_t>& centers) {
+  uint64_t bits = 0;
+  std::vector<uint64_t> residuals;
+  for (size_t start : starts) {
+    size_t count = std::min<size_t>(in.checkpoint_interval, in.lengths.size() - start);
+    LengthInput block = in;
+    block.lengths = in.lengths.subspan(start, count);
+    block.vars = in.vars.subspan(start, count);
+    block.positions = in.positions.subspan(start, count);
+    Residuals(block, p, centers, residuals);
+    bits += RiceCodec::EstimateBits(residuals);
+  }
+  return bits;
+}
+
+std::vector<uint64_t> PositionMedians(const LengthInput& in, std::span<const size_t> rows) {
+  std::vector<uint64_t> lengths;
+  lengths.reserve(rows.size());
+  for (size_t i : rows) lengths.push_back(in.lengths[i]);
+  return GroupMedians(lengths, in.variables * in.inner, [&](size_t j) {
+    return in.vars[rows[j]] * in.inner + in.positions[rows[j]];
+  });
+}
+
+}  // namespace
 
 LengthColumns EncodeLengths(const LengthInput& in, bool readable) {
   LengthColumns out;
@@ -108,27 +129,37 @@ LengthColumns EncodeLengths(const LengthInput& in, bool readable) {
     return out;
   }
   const IntColumnCodec centers_codec("lengths.centers", ColumnType::kDrifting);
+  const std::vector<size_t> starts = SampleBlockStarts(in.lengths.size(), in.checkpoint_interval);
   std::vector<Candidate> candidates;
   auto medians = GroupMedians(in.lengths, in.variables, [&](size_t i) { return in.vars[i]; });
   candidates.push_back({Predictor::kConstant, medians});
   if (in.variables <= kMaxPreviousVariables) candidates.push_back({Predictor::kPrevious, medians});
   // A table per position pays off only when each position has several lengths to predict.
-  if (in.inner > 1 && in.variables * in.inner <= in.lengths.size() / 4) {
-    candidates.push_back(
-        {Predictor::kPosition, GroupMedians(in.lengths, in.variables * in.inner, [&](size_t i) {
-           return in.vars[i] * in.inner + in.positions[i];
-         })});
+  const bool position = in.inner > 1 && in.variables * in.inner <= in.lengths.size() / 4;
+  if (position) {
+    // Compared with medians of the sampled references; recomputed from all if chosen.
+    std::vector<size_t> rows;
+    for (size_t start : starts) {
+      size_t end = std::min<size_t>(start + in.checkpoint_interval, in.lengths.size());
+      for (size_t i = start; i < end; ++i) rows.push_back(i);
+    }
+    candidates.push_back({Predictor::kPosition, PositionMedians(in, rows)});
   }
-  std::vector<uint64_t> residuals;
   size_t best = 0;
   for (size_t c = 0; c < candidates.size(); ++c) {
-    Residuals(in, candidates[c].predictor, candidates[c].centers, residuals);
-    candidates[c].bits = EstimateRiceBits(residuals, in.checkpoint_interval) +
+    candidates[c].bits = SampledBits(in, starts, candidates[c].predictor, candidates[c].centers) +
                          8 * centers_codec.EncodedBytes(candidates[c].centers);
     if (candidates[c].bits < candidates[best].bits) best = c;
   }
   out.predictor = candidates[best].predictor;
   out.centers = std::move(candidates[best].centers);
+  if (out.predictor == Predictor::kPosition &&
+      starts.size() * in.checkpoint_interval < in.lengths.size()) {
+    std::vector<size_t> all(in.lengths.size());
+    for (size_t i = 0; i < all.size(); ++i) all[i] = i;
+    out.centers = PositionMedians(in, all);
+  }
+  std::vector<uint64_t> residuals;
   Residuals(in, out.predictor, out.centers, residuals);
   BitWriter writer;
   for (size_t start = 0; start < residuals.size(); start += in.checkpoint_interval) {

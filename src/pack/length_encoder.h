@@ -21,12 +21,8 @@ struct LengthInput {
   uint64_t checkpoint_interval = 256;
 };
 
-/// Bits the Rice stream takes with the per-variable median as prediction (used to compare
-/// stream orders; the final predictor is chosen by EncodeLengths).
-uint64_t ConstantPredictorBits(const LengthInput& input);
-
 /// Encodes the lengths: plain values when `readable`, else the Rice stream of the predictor
-/// whose stream plus centers is smallest.
+/// whose stream plus centers is smallest (compared on up to 256 blocks spread over the stream).
 LengthColumns EncodeLengths(const LengthInput& input, bool readable);
 
 /// The most common length (the smallest of equally common ones) and how many lengths differ

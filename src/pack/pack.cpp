@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <functional>
 #include <map>
 
 #include "generator.h"
@@ -141,6 +143,14 @@ Result<PackedText> Pack(const ReferenceSet& refs, const PackOptions& options) {
   if (options.checkpoint_interval == 0 || options.checkpoint_interval > 65536) {
     return InvalidArgumentError("checkpoint interval must be in 1..65536, got {}",
                                 options.checkpoint_interval);
+  }
+  for (const ArrayRefs& a : refs.arrays) {
+    if (std::adjacent_find(a.chunks().begin(), a.chunks().end(), std::greater_equal<>()) !=
+        a.chunks().end()) {
+      return InvalidArgumentError(
+          "array \"{}\": chunks are not in increasing order (finalize the reference set)",
+          a.path());
+    }
   }
   PackedText out;
   PackSummary& summary = out.summary;

@@ -5,9 +5,10 @@
 
 #include <initializer_list>
 
+#include "base64_decoder.h"
 #include "generator.h"
-#include "kerchunk/util/base64.h"
 #include "packed_columns.h"
+#include "rice_codec.h"
 
 namespace kerchunk::pack::internal {
 namespace {
@@ -126,10 +127,12 @@ Result<std::vector<uint64_t>> ReadColumn(od::value v, const IntColumnCodec& code
     if (auto err = member.value().get_string().get(text)) {
       return JsonError(err, field, "a base64 string");
     }
-    auto bytes = Base64Decode(text);
-    if (!bytes.ok()) return DataLossError("\"{}\": {}", field, bytes.status().message());
+    std::string bytes;
+    if (Status s = DecodeBase64(text, bytes); !s.ok()) {
+      return DataLossError("\"{}\": {}", field, s.message());
+    }
     KERCHUNK_ASSIGN_OR_RETURN(
-        out, codec.DecodeBinary(encoding, std::as_bytes(std::span(bytes->data(), bytes->size()))));
+        out, codec.DecodeBinary(encoding, std::as_bytes(std::span(bytes.data(), bytes.size()))));
   }
   if (!out) return DataLossError("\"{}\": the column has no encoding", field);
   return std::move(*out);
@@ -162,10 +165,14 @@ Status ReadLengths(od::value v, LengthColumns& l) {
         } else if (key == "bits") {
           KERCHUNK_ASSIGN_OR_RETURN(l.bits, ReadUint(x, "lengths.bits"));
         } else if (key == "data") {
-          KERCHUNK_ASSIGN_OR_RETURN(std::string text, ReadString(x, "lengths.data"));
-          auto bytes = Base64Decode(text);
-          if (!bytes.ok()) return DataLossError("\"lengths.data\": {}", bytes.status().message());
-          l.data = std::move(*bytes);
+          std::string_view text;
+          if (auto err = x.get_string().get(text)) {
+            return JsonError(err, "lengths.data", "a string");
+          }
+          // Room for the decoder's padding, so it does not copy the stream again.
+          if (Status s = DecodeBase64(text, l.data, BitReader::kPadding); !s.ok()) {
+            return DataLossError("\"lengths.data\": {}", s.message());
+          }
           has_stream = true;
         }
         return OkStatus();

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "kerchunk/json/json_value.h"
 #include "kerchunk/json/kerchunk_json.h"
 #include "kerchunk/refs/synthetic_refs.h"
 #include "kerchunk/util/file_io.h"
@@ -48,7 +49,7 @@ TEST_F(PackCliTest, PackThenUnpackGivesTheSameReferences) {
   ASSERT_EQ(p.exit_code, 0) << p.err;
   EXPECT_THAT(p.err, HasSubstr("chunk references) in"));
   EXPECT_THAT(p.err, HasSubstr("gfactor"));
-  EXPECT_THAT(p.err, HasSubstr("generator 1: t2m, tp, sst [72x4x4]"));
+  EXPECT_THAT(p.err, HasSubstr("generator 0: t2m, tp, sst [72x4x4]"));
   auto u = Run("unpack " + ShellQuote(packed) + " -o " + ShellQuote(out));
   ASSERT_EQ(u.exit_code, 0) << u.err;
   EXPECT_TRUE(kerchunk::testing::SameReferences(refs_, Read(out)));
@@ -69,10 +70,10 @@ TEST_F(PackCliTest, KeysAndSelectionsPrintOnlyWhatIsNeeded) {
   ASSERT_EQ(Run("pack -q " + ShellQuote(input_) + " -o " + ShellQuote(packed)).exit_code, 0);
   auto keys = Run("unpack " + ShellQuote(packed) + " --key t2m/1.2.3 --key 'tp/5.0.0'");
   ASSERT_EQ(keys.exit_code, 0) << keys.err;
-  auto got = ParseKerchunkJson(keys.out);
+  auto got = json::Value::Parse(keys.out);  // chunk keys without their .zarray: plain entries
   ASSERT_TRUE(got.ok()) << got.status().message();
-  EXPECT_EQ(got->ChunkCount(), 2u);
-  EXPECT_TRUE(got->entries.empty());
+  ASSERT_NE(got->Find("refs"), nullptr);
+  EXPECT_EQ(got->Find("refs")->as_object().size(), 2u);
   const ArrayRefs& t2m = *refs_.FindArray("t2m");
   ChunkRef want = t2m.Get(*t2m.Find(1 * 16 + 2 * 4 + 3));
   EXPECT_THAT(keys.out, HasSubstr(fmt::format("\"t2m/1.2.3\":[\"{}\",{},{}]", refs_.urls[want.url],

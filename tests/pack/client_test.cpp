@@ -87,7 +87,7 @@ INSTANTIATE_TEST_SUITE_P(
         std::pair<std::string, std::string>("data/real_netcdf4/ncmeta/"
                                             "S2008001.L3m_DAY_CHL_chlor_a_9km.nc.json",
                                             "xarray")),
-    [](const auto& info) { return "case" + std::to_string(info.index); });
+    [](const auto& param_info) { return "case" + std::to_string(param_info.index); });
 
 }  // namespace
 }  // namespace kerchunk::pack

@@ -7,6 +7,7 @@
 #include <set>
 
 #include "kerchunk/util/base64.h"
+#include "pack/base64_decoder.h"
 #include "pack/column_codec.h"
 #include "pack/presence.h"
 #include "pack/rice_codec.h"
@@ -99,6 +100,26 @@ TEST(ColumnCodecTest, RejectsANondecreasingColumnThatOverflows) {
   EXPECT_THAT(r.status().message(), HasSubstr("overflows"));
   EXPECT_THAT(codec.CheckPlain(std::vector<uint64_t>{3, 2}).message(),
               HasSubstr("value 1 (2) is less than the one before (3)"));
+}
+
+TEST(Base64DecoderTest, DecodesWhatUtilEncodes) {
+  std::mt19937_64 rng(13);
+  for (size_t n = 0; n < 200; ++n) {
+    std::string bytes(n, '\0');
+    for (char& c : bytes) c = static_cast<char>(rng());
+    std::string encoded = Base64Encode(bytes), decoded;
+    ASSERT_TRUE(DecodeBase64(encoded, decoded, 32).ok()) << n;
+    EXPECT_EQ(decoded, bytes);
+    EXPECT_GE(decoded.capacity(), n + 32);
+    std::string unpadded = encoded.substr(0, encoded.find('='));
+    ASSERT_TRUE(DecodeBase64(unpadded, decoded).ok());
+    EXPECT_EQ(decoded, bytes);
+  }
+  std::string out;
+  EXPECT_THAT(DecodeBase64("AAA!AAAA", out).message(),
+              HasSubstr("invalid base64 character at position 3"));
+  EXPECT_THAT(DecodeBase64("AAAAA", out).message(), HasSubstr("invalid base64"));
+  EXPECT_FALSE(DecodeBase64("A=AA", out).ok());
 }
 
 TEST(RiceCodecTest, RoundTripsEveryParameterAndEscapes) {

@@ -62,7 +62,9 @@ TEST_P(PackExpectedCorpusTest, PacksExactly) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Expected, PackExpectedCorpusTest, ::testing::ValuesIn(ExpectedFiles()),
-                         [](const auto& info) { return TestName(info.param, info.index); });
+                         [](const auto& param_info) {
+                           return TestName(param_info.param, param_info.index);
+                         });
 GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(PackExpectedCorpusTest);
 
 std::vector<std::string> TimeSeries() {
@@ -93,7 +95,9 @@ TEST_P(PackScanCorpusTest, ScanOutputPacksExactly) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Scan, PackScanCorpusTest, ::testing::ValuesIn(TimeSeries()),
-                         [](const auto& info) { return TestName(info.param, info.index); });
+                         [](const auto& param_info) {
+                           return TestName(param_info.param, param_info.index);
+                         });
 GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(PackScanCorpusTest);
 
 }  // namespace

@@ -290,6 +290,17 @@ TEST(PackOptionsTest, RejectsABadCheckpointInterval) {
   EXPECT_THAT(r.status().message(), HasSubstr("checkpoint interval must be in 1..65536"));
 }
 
+TEST(PackOptionsTest, RejectsASetThatIsNotFinalized) {
+  ReferenceSet refs;
+  AddArray(refs, "x", {4}, {1});
+  uint32_t f = refs.urls.Intern("f.nc");
+  refs.arrays[0].AddRange(2, f, 0, 1);
+  refs.arrays[0].AddRange(1, f, 1, 1);
+  auto r = Pack(refs);
+  EXPECT_EQ(r.status().code(), StatusCode::kInvalidArgument);
+  EXPECT_THAT(r.status().message(), HasSubstr("array \"x\": chunks are not in increasing order"));
+}
+
 // The size target of issue #3 on the realistic synthetic set: deterministic, so asserted.
 TEST(PackSizeTest, RealisticSetTakesAtMostThreeBytesPerReference) {
   ReferenceSet refs = SyntheticReferenceSet();

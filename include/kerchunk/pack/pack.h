@@ -56,8 +56,9 @@ struct PackedText {
   PackSummary summary;
 };
 
-/// Packs a (finalized) reference set. Arrays without a .zarray entry describing their grid, and
-/// inline or whole-file chunks, stay verbatim. Fails only on invalid options (InvalidArgument).
+/// Packs a finalized reference set (see ReferenceSet::Finalize). Arrays without a .zarray entry
+/// describing their grid, and inline or whole-file chunks, stay verbatim. Fails (InvalidArgument)
+/// on invalid options or an array whose chunks are not in increasing order.
 Result<PackedText> Pack(const ReferenceSet& refs, const PackOptions& options = {});
 
 /// Reads any Kerchunk JSON file (see ReadKerchunkFile; "-": standard input), packs it, and
