@@ -32,8 +32,9 @@ struct TranslateOptions {
 /// Builds the references of a parsed file: ".zgroup", the root ".zattrs" (global attributes),
 /// then per variable in header order "<name>/.zarray", "<name>/.zattrs" and its chunks. URL id 0
 /// is `url`. Metadata documents are compact JSON in ASCII, non-ASCII text \u-escaped as zarr
-/// writes it (zarr 2.x decodes .zarray and .zattrs as ASCII and rejects raw UTF-8). `file` must be the bytes ParseHeader read (inline chunks are copied from it).
-/// Variables with no values (record variables with 0 records) get metadata and no chunks.
+/// writes it (zarr 2.x decodes .zarray and .zattrs as ASCII and rejects raw UTF-8). `file` must
+/// be the bytes ParseHeader read (inline chunks are copied from it). Variables with no values
+/// (record variables with 0 records) get metadata and no chunks.
 ///
 /// Does not re-check what ParseHeader checked; a Header built by hand must satisfy the same
 /// invariants (values inside `file`).
