@@ -120,12 +120,17 @@ void AddRunOptions(CLI::App& app, BenchCommandState& s) {
       ->option_text("[DIR]");
   app.add_option("--python", s.python, "Python interpreter for --compare-python")
       ->option_text("EXE");
+  app.add_option("--python-repeat", o.python_repeat,
+                 "Runs of Python kerchunk; medians are reported (default 1)")
+      ->option_text("N");
   app.add_option("--work-dir", o.work_dir,
                  "Keep generated files and outputs here (default: a temporary directory, removed)")
       ->option_text("DIR");
   app.add_flag("--keep", o.keep_work_dir, "Keep the temporary directory");
   app.add_option("--format", s.format, "Output: text (tables) or json")
       ->check(CLI::IsMember({"text", "json"}));
+  app.add_option("--json", o.json_output, "Also write the JSON report to FILE")
+      ->option_text("FILE");
   app.add_flag("-q,--quiet", o.quiet, "No progress lines on standard error");
 }
 

@@ -8,11 +8,13 @@
 #include <chrono>
 #include <cmath>
 #include <fstream>
+#include <sstream>
 
 #include "bench/bench_internal.h"
 #include "bench/set_runner.h"
 #include "kerchunk/bench/synthetic_set.h"
 #include "kerchunk/scan/input_list.h"
+#include "kerchunk/util/file_io.h"
 
 namespace kerchunk::bench {
 namespace {
@@ -208,6 +210,11 @@ Result<BenchReport> RunBench(const BenchOptions& options, std::ostream& out, std
     WriteBenchJson(report, out);
   } else {
     WriteBenchText(report, out);
+  }
+  if (!options.json_output.empty()) {
+    std::ostringstream json;
+    WriteBenchJson(report, json);
+    KERCHUNK_RETURN_IF_ERROR(WriteFileAtomically(options.json_output, json.str()));
   }
   return report;
 }

@@ -75,6 +75,9 @@ Status ValidateBenchOptions(const BenchOptions& o) {
     return InvalidArgumentError("--scale needs --synthetic FILESxCHUNKS: it grows that set");
   }
   if (o.repeat == 0) return InvalidArgumentError("--repeat: expected at least 1, got 0");
+  if (o.python_repeat == 0) {
+    return InvalidArgumentError("--python-repeat: expected at least 1, got 0");
+  }
   if (o.lookups == 0) return InvalidArgumentError("--lookups: expected at least 1, got 0");
   if (o.python && o.synthetic && o.synthetic->refs_only) {
     return InvalidArgumentError(

@@ -60,9 +60,10 @@ Status RunPythonComparison(const SetInput& input, const RunContext& ctx, const S
                            SetReport& report) {
   ctx.Progress("python kerchunk: scanning " + std::to_string(input.data_files.size()) + " files");
   const std::string their_json = (ctx.dir / "python-kerchunk.json").string();
-  KERCHUNK_ASSIGN_OR_RETURN(PythonResult python,
-                            RunPythonKerchunk(input.data_files, state.concat_dim, state.json_path,
-                                              their_json, ctx.options.repeat, *ctx.options.python));
+  KERCHUNK_ASSIGN_OR_RETURN(
+      PythonResult python,
+      RunPythonKerchunk(input.data_files, state.concat_dim, state.json_path, their_json,
+                        ctx.options.python_repeat, *ctx.options.python));
   KERCHUNK_ASSIGN_OR_RETURN(ReferenceSet theirs, ReadKerchunkFile(their_json));
   PythonComparison c;
   c.python = std::move(python);

@@ -73,8 +73,13 @@ struct BenchOptions {
   uint64_t compress_limit_bytes = uint64_t{512} << 20;
   bool verify_deep = false;                    ///< verify also decodes every chunk (verify --deep)
   std::optional<PythonCompareOptions> python;  ///< compare with Python kerchunk
+  /// Runs of Python kerchunk (its scan takes minutes where ours takes seconds; one run is
+  /// usually enough for ratios of that size).
+  unsigned python_repeat = 1;
   std::string plot = "kerchunk-bench-scale.svg";  ///< scaling mode plot (SVG)
   OutputFormat format = OutputFormat::kText;
+  /// Also write the JSON report to this file ("" for none), whatever `format` is.
+  std::string json_output;
   bool quiet = false;  ///< no progress lines on `err`
   BenchHooks hooks;
 };
