@@ -120,6 +120,10 @@ TEST(ParseShardTest, AcceptsZeroBasedIndex) {
   EXPECT_EQ(shard->index, 0u);
   EXPECT_EQ(shard->count, 4u);
   EXPECT_TRUE(ParseShard("3/4").ok());
+  // `seq -w` pads with zeros; the index stays what it says.
+  auto padded = ParseShard("07/16");
+  ASSERT_TRUE(padded.ok());
+  EXPECT_EQ(padded->index, 7u);
 }
 
 TEST(ParseShardTest, RejectsMalformedAndOutOfRange) {

@@ -39,8 +39,9 @@ struct SeriesSpec {
 Result<std::vector<std::string>> WriteSeries(const std::filesystem::path& dir,
                                              const SeriesSpec& spec);
 
-/// An HDF5 file with one 1-D uint8 dataset "/many" of `chunks` chunks of `chunk_size` elements
-/// (fixed-array index, written in one call), for memory and speed measurements.
+/// An HDF5 file with one 1-D uint8 dataset "/many" of `chunks` chunks of `chunk_size` elements,
+/// all allocated at creation and never written (implicit index; the bytes read as zeros), for
+/// memory and speed measurements of everything after the chunk-index walk.
 Result<std::string> WriteManyChunksHdf5(const std::filesystem::path& path, uint64_t chunks,
                                         uint64_t chunk_size = 1);
 

@@ -1,0 +1,81 @@
+// `kerchunk combine`: parses the options into CombineFilesOptions and calls RunCombineFiles
+// (kerchunk/scan/combine_files.h).
+#include <iostream>
+#include <memory>
+
+#include "command.h"
+#include "kerchunk/scan/combine_files.h"
+
+namespace kerchunk::cli {
+namespace {
+
+constexpr const char* kCombineExamples = R"(Examples:
+  kerchunk combine part0.json part1.json part2.json -o all.json --concat-dim time
+  kerchunk combine 'parts/part*.json' -o all.json --concat-dim time --templates
+  kerchunk combine a.json b.json -o ab.json --rewrite s3://bucket=/mirror --check-identical \
+      --identical-dims lat,lon
+
+Parts are placed by their concat coordinate values; where two overlap, the later part wins,
+so name shard parts so that they sort in shard order. Empty parts (from empty shards) are
+ignored. See docs/scan.md.
+Exit status: 0 success; 2 usage error or a part that cannot be read (nothing is written).)";
+
+struct CombineCommandState {
+  CombineFilesOptions options;
+  std::vector<std::string> rewrites;
+  std::string format = "text";
+};
+
+std::function<int()> SetUpCombine(CLI::App& app) {
+  auto state = std::make_shared<CombineCommandState>();
+  CombineFilesOptions& o = state->options;
+  app.footer(kCombineExamples);
+  app.add_option("parts", o.parts, "Kerchunk reference files (or quoted glob patterns)")
+      ->required();
+  app.add_option("-o,--output", o.output, "Reference file to write ('-': standard output)")
+      ->required()
+      ->option_text("FILE");
+  app.add_option("--concat-dim", o.combine.concat_dim,
+                 "Dimension to concatenate along (default: time)")
+      ->option_text("NAME");
+  app.add_option("--identical-dims", o.combine.identical_dims,
+                 "Variables taken from the first part instead of concatenated")
+      ->delimiter(',')
+      ->allow_extra_args(false)
+      ->option_text("A,B,...");
+  app.add_flag("--check-identical", o.combine.check_identical,
+               "Check that --identical-dims variables hold the same values in every part");
+  app.add_flag("--templates", o.combine.templates, "Write each URL once, as a template");
+  app.add_option("--rewrite", state->rewrites,
+                 "Read referenced bytes of URLs under REMOTE from LOCAL/...; repeatable")
+      ->option_text("REMOTE=LOCAL")
+      ->allow_extra_args(false);
+  app.add_option("-j,--jobs", o.threads, "Parts parsed at once (default: hardware threads)")
+      ->option_text("N");
+  app.add_flag("-q,--quiet", o.quiet, "No warnings or text summary");
+  app.add_option("--format", state->format,
+                 "Summary format: text (stderr) or json (stdout; stderr with -o -)")
+      ->check(CLI::IsMember({"text", "json"}));
+  return [state] {
+    for (const std::string& text : state->rewrites) {
+      Result<PrefixRewrite> rule = ParseRewrite(text, "--rewrite");
+      if (!rule.ok()) return ReportError("combine", rule.status());
+      state->options.rewrites.push_back(*std::move(rule));
+    }
+    state->options.summary_format =
+        state->format == "json" ? SummaryFormat::kJson : SummaryFormat::kText;
+    CommandStreams streams{std::cin, std::cout, std::cerr};
+    Result<RunSummary> summary = RunCombineFiles(state->options, streams);
+    if (!summary.ok()) return ReportError("combine", summary.status());
+    return kExitOk;
+  };
+}
+
+}  // namespace
+
+KERCHUNK_REGISTER_COMMAND(combine, Command{"combine",
+                                           "Combine Kerchunk reference files (e.g. scan shards) "
+                                           "along a dimension",
+                                           SetUpCombine});
+
+}  // namespace kerchunk::cli

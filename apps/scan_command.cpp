@@ -1,0 +1,149 @@
+// `kerchunk scan`: parses the options into ScanOptions and calls RunScan (kerchunk/scan/scan.h).
+#include <unistd.h>
+
+#include <csignal>
+#include <cstring>
+#include <iostream>
+#include <map>
+#include <memory>
+
+#include "command.h"
+#include "kerchunk/scan/scan.h"
+
+namespace kerchunk::cli {
+namespace {
+
+constexpr const char* kScanExamples = R"(Examples:
+  kerchunk scan data/file.nc -o file.json
+  kerchunk scan 'cmip6/tas_*.nc' -o tas.json --concat-dim time --identical-dims lat,lon
+  find /mirror -name '*.nc' | kerchunk scan --files-from - -o all.json -j 8
+  kerchunk scan /mirror/era5 --rewrite /mirror=s3://bucket -o era5.json --templates
+  kerchunk scan /mirror/era5 --shard $K/16 --concat-dim time -o part-$(printf %02d $K).json
+
+Inputs are files, folders (searched recursively for files that start like HDF5 or NetCDF-3)
+and quoted patterns; the list is sorted and de-duplicated. Shards are numbered from 0; merge
+their parts with `kerchunk combine`. See docs/scan.md.
+Exit status: 0 success; 2 usage error or a file that cannot be read (nothing is written).)";
+
+// libhdf5 can crash on a corrupt file (e.g. a damaged global heap read by H5Aread). Rather than
+// dying with a bare "Segmentation fault", report which file did it, in the one-line error form,
+// and exit 2. The output file does not exist yet at that point (it is written after the scan),
+// so nothing is left behind. Only async-signal-safe calls here: write and _exit.
+void WriteRaw(const char* text) {
+  ssize_t ignored = ::write(STDERR_FILENO, text, std::strlen(text));
+  (void)ignored;
+}
+
+void ReportCrash(int signal) {
+  const char* file = FileBeingScanned();
+  WriteRaw("kerchunk scan: error: ");
+  if (file) {
+    WriteRaw(file);
+    WriteRaw(": ");
+  }
+  WriteRaw("crashed reading this file (signal ");
+  char number[4] = {static_cast<char>('0' + signal / 10 % 10), static_cast<char>('0' + signal % 10),
+                    ')', '\0'};
+  WriteRaw(number[0] == '0' ? number + 1 : number);
+  WriteRaw(file ? "; it is probably corrupt; nothing was written\n" : "; nothing was written\n");
+  ::_exit(kExitError);
+}
+
+void InstallCrashReport() {
+  for (int signal : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT}) std::signal(signal, ReportCrash);
+}
+
+struct ScanCommandState {
+  ScanOptions options;
+  std::string shard;
+  std::vector<std::string> rewrites;
+  std::string on_unsupported = "error";
+  std::string on_error = "fail";
+  std::string format = "text";
+};
+
+Status FinishOptions(ScanCommandState& state) {
+  if (!state.shard.empty()) {
+    KERCHUNK_ASSIGN_OR_RETURN(state.options.shard, ParseShard(state.shard));
+  }
+  for (const std::string& text : state.rewrites) {
+    KERCHUNK_ASSIGN_OR_RETURN(PrefixRewrite rule, ParseRewrite(text, "--rewrite"));
+    state.options.rewrites.push_back(std::move(rule));
+  }
+  static const std::map<std::string, OnUnsupported> kOnUnsupported = {
+      {"error", OnUnsupported::kError},
+      {"skip", OnUnsupported::kSkip},
+      {"inline", OnUnsupported::kInline}};
+  state.options.file_options.on_unsupported = kOnUnsupported.at(state.on_unsupported);
+  state.options.on_error = state.on_error == "skip" ? OnError::kSkip : OnError::kFail;
+  state.options.summary_format =
+      state.format == "json" ? SummaryFormat::kJson : SummaryFormat::kText;
+  return OkStatus();
+}
+
+std::function<int()> SetUpScan(CLI::App& app) {
+  auto state = std::make_shared<ScanCommandState>();
+  ScanOptions& o = state->options;
+  app.footer(kScanExamples);
+  app.add_option("inputs", o.inputs, "Files, folders or quoted glob patterns to scan");
+  app.add_option("--files-from", o.files_from,
+                 "Read more inputs from LIST, one a line ('-': standard input)")
+      ->option_text("LIST");
+  app.add_option("-o,--output", o.output, "Reference file to write ('-': standard output)")
+      ->required()
+      ->option_text("FILE");
+  app.add_option("--shard", state->shard,
+                 "Scan only shard K of N (K = 0..N-1) of the sorted list, for `kerchunk combine`")
+      ->option_text("K/N");
+  app.add_option("-j,--jobs", o.threads, "Files scanned at once (default: hardware threads)")
+      ->option_text("N");
+  app.add_option("--url-prefix", o.url_prefix,
+                 "Refer to files as PREFIX + their path relative to the current directory")
+      ->option_text("PREFIX");
+  app.add_option("--rewrite", state->rewrites,
+                 "Refer to files under LOCAL as REMOTE/...; repeatable, longest LOCAL wins")
+      ->option_text("LOCAL=REMOTE")
+      ->allow_extra_args(false);
+  app.add_flag("--templates", o.combine.templates, "Write each URL once, as a template");
+  app.add_option("--concat-dim", o.combine.concat_dim,
+                 "Dimension to concatenate files along (default: the first file's unlimited "
+                 "dimension, else time)")
+      ->option_text("NAME");
+  app.add_option("--identical-dims", o.combine.identical_dims,
+                 "Variables taken from the first file instead of concatenated")
+      ->delimiter(',')
+      ->allow_extra_args(false)
+      ->option_text("A,B,...");
+  app.add_flag("--check-identical", o.combine.check_identical,
+               "Check that --identical-dims variables hold the same values in every file");
+  app.add_option("--inline-threshold", o.file_options.inline_threshold,
+                 "Store chunks smaller than this many bytes inline (default 0: never)")
+      ->option_text("BYTES");
+  app.add_option("--on-unsupported", state->on_unsupported,
+                 "Variables no zarr codec can read: error, skip, or inline (small ones)")
+      ->check(CLI::IsMember({"error", "skip", "inline"}));
+  app.add_option("--on-error", state->on_error,
+                 "A file that cannot be read: fail (default), or skip it with a warning")
+      ->check(CLI::IsMember({"fail", "skip"}));
+  app.add_flag("-q,--quiet", o.quiet, "No progress bar, warnings or text summary");
+  app.add_option("--format", state->format,
+                 "Summary format: text (stderr) or json (stdout; stderr with -o -)")
+      ->check(CLI::IsMember({"text", "json"}));
+  return [state] {
+    if (Status s = FinishOptions(*state); !s.ok()) return ReportError("scan", s);
+    InstallCrashReport();
+    CommandStreams streams{std::cin, std::cout, std::cerr};
+    Result<RunSummary> summary = RunScan(state->options, streams);
+    if (!summary.ok()) return ReportError("scan", summary.status());
+    return kExitOk;
+  };
+}
+
+}  // namespace
+
+KERCHUNK_REGISTER_COMMAND(scan, Command{"scan",
+                                        "Write the Kerchunk references of NetCDF/HDF5 files "
+                                        "(several files are combined along a dimension)",
+                                        SetUpScan});
+
+}  // namespace kerchunk::cli

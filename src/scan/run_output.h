@@ -1,0 +1,64 @@
+// Helpers shared by the scan and combine drivers: the output file, combining, the summary.
+#pragma once
+
+#include <optional>
+#include <ostream>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "kerchunk/combine/combine.h"
+#include "kerchunk/json/kerchunk_json.h"
+#include "kerchunk/scan/scan.h"
+
+namespace kerchunk::internal {
+
+/// Fails early, before any work, when `path` cannot be written: "-" always can; otherwise its
+/// folder must exist and be writable. The file itself is created only by WriteReferences, so a
+/// run that dies half-way (a C library crashing on a corrupt file) leaves nothing behind.
+Status CheckOutputPath(const std::string& path);
+
+/// Serializes `refs` and writes it to `path` atomically (temporary file + rename), or to
+/// `stdout_stream` for "-"; returns the number of bytes written.
+Result<uint64_t> WriteReferences(const std::string& path, const ReferenceSet& refs,
+                                 const WriteOptions& options, std::ostream& stdout_stream);
+
+/// Concatenates `parts` along options.concat_dim ("time" when empty), reading referenced bytes
+/// through `url_to_path` on up to `threads` threads. Combine warnings are appended to
+/// `warnings`.
+Result<ReferenceSet> CombineParts(std::vector<ReferenceSet> parts,
+                                  const CombineWriteOptions& options, UrlToPath url_to_path,
+                                  unsigned threads, std::vector<std::string>& warnings);
+
+/// Per-file warnings grouped by message, so that a series of similar files reports each
+/// problem once instead of once per file.
+class GroupedWarnings {
+ public:
+  void Add(const std::string& path, const std::string& message);
+  /// "path: message" for the first file with each message, in order of first appearance, plus
+  /// " (and N more files)" when others had it too.
+  std::vector<std::string> Lines() const;
+
+ private:
+  struct Group {
+    std::string message;
+    std::string first_path;
+    size_t files = 0;
+  };
+  std::vector<Group> groups_;
+  std::unordered_map<std::string, size_t> index_;  // message -> position in groups_
+};
+
+/// Prints a warning line "kerchunk <command>: warning: <message>" unless quiet.
+void Warn(const CommandStreams& streams, const std::string& command, bool quiet,
+          const std::string& message);
+
+/// Writes the summary as the format asks: JSON to `out` (to `err` when the references went to
+/// `out`), text to `err` unless quiet.
+void EmitSummary(const RunSummary& summary, SummaryFormat format, bool quiet,
+                 const CommandStreams& streams);
+
+/// `message` prefixed with "path: " unless it already names the path.
+Status NameFile(Status status, const std::string& path);
+
+}  // namespace kerchunk::internal
