@@ -49,17 +49,28 @@ struct GeneratorStats {
 
 struct GeneratorColumns {
   std::vector<std::string> variables;  ///< array paths sharing the chunk grid
-  std::vector<uint64_t> chunk_grid;    ///< chunks per dimension
+  std::vector<uint64_t> chunk_grid;    ///< chunks per dimension, without dimensions of 1 chunk
   uint64_t interleave = 1;             ///< see StreamOrder
   uint64_t references = 0;             ///< present slots
   uint64_t checkpoint_interval = 256;  ///< references per block
   std::vector<uint64_t> presence;      ///< absent/present run lengths
   LengthColumns lengths;
   std::vector<uint64_t> ends;  ///< per block: end (offset + length) of the reference before it
-  std::vector<uint64_t> gap_index, gap_value;  ///< offset - previous end, where not 0
+  std::vector<uint64_t> gap_default;           ///< per variable: usual offset - previous end
+  std::vector<uint64_t> gap_index, gap_value;  ///< offset - (previous end + default), where not 0
   std::vector<uint64_t> file_index, file_url;  ///< where the URL id changes, and to what
   GeneratorStats stats;
 };
+
+/// Chunk counts without the dimensions of one chunk: arrays whose squeezed counts agree have
+/// the same linear chunk indexes (e.g. a record variable [n, 1, 1] and its bounds [n, 1]).
+inline std::vector<uint64_t> SqueezedCounts(const std::vector<uint64_t>& counts) {
+  std::vector<uint64_t> out;
+  for (uint64_t c : counts) {
+    if (c != 1) out.push_back(c);
+  }
+  return out;
+}
 
 /// A packed file: the Kerchunk document of everything not generated, URLs and generators.
 struct PackedContents {

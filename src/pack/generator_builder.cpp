@@ -7,6 +7,7 @@
 #include "kerchunk/util/checked_math.h"
 #include "length_encoder.h"
 #include "presence.h"
+#include "radix_sort.h"
 #include "rice_codec.h"
 #include "stream_order.h"
 
@@ -117,6 +118,9 @@ uint64_t LayoutCost(const GroupData& d, const StreamOrder& order, uint64_t k,
   uint64_t bytes = 0, end = 0, next_slot = 0, run = 0, last_gap = 0, last_switch = 0, i = 0;
   uint64_t bits = 0;
   uint32_t url = UINT32_MAX;
+  // A gap costs bytes where it differs from the variable's default gap, which is estimated here
+  // as the variable's previous gap (constant strides cost nothing, as with the real default).
+  std::vector<uint64_t> previous_gap(d.variables(), 0);
   std::vector<uint64_t> block;
   block.reserve(k);
   ForEachInOrder(
@@ -129,10 +133,11 @@ uint64_t LayoutCost(const GroupData& d, const StreamOrder& order, uint64_t k,
         }
         ++run;
         next_slot = slot + 1;
-        uint64_t offset = d.offset(var, item);
-        if (offset != end) {
-          bytes += VarintSize(i - last_gap) + VarintSize(ZigZag(offset - end));
+        uint64_t offset = d.offset(var, item), gap = offset - end;
+        if (gap != previous_gap[var]) {
+          bytes += VarintSize(i - last_gap) + VarintSize(ZigZag(gap - previous_gap[var]));
           last_gap = i;
+          previous_gap[var] = gap;
         }
         if (d.url(var, item) != url) {
           bytes += VarintSize(i - last_switch) + 2;
@@ -201,17 +206,51 @@ std::vector<uint64_t> CandidateInterleaves(const GroupData& d, uint64_t chunks, 
   return out;
 }
 
-// Offsets as gaps from the previous reference's end, URL switches, and block checkpoints.
+// The most common value (the smallest of equally common ones).
+uint64_t Mode(std::vector<uint64_t>& values) {
+  if (values.empty()) return 0;
+  RadixSort(values);
+  uint64_t best = values[0], best_count = 0;
+  for (size_t i = 0; i < values.size();) {
+    size_t j = i;
+    while (j < values.size() && values[j] == values[i]) ++j;
+    if (j - i > best_count) {
+      best_count = j - i;
+      best = values[i];
+    }
+    i = j;
+  }
+  return best;
+}
+
+// Each variable's default gap: the most common distance from the previous reference's end to
+// its references (0 for contiguous data; the other record variables' bytes for netCDF-3).
+std::vector<uint64_t> DefaultGaps(const GroupData& d, const std::vector<StreamItem>& items) {
+  std::vector<std::vector<uint64_t>> gaps(d.variables());
+  uint64_t end = 0;
+  for (const StreamItem& it : items) {
+    uint64_t offset = d.offset(it.var, it.item);
+    gaps[it.var].push_back(offset - end);
+    end = offset + d.length(it.var, it.item);
+  }
+  std::vector<uint64_t> defaults;
+  for (auto& g : gaps) defaults.push_back(Mode(g));
+  return defaults;
+}
+
+// Offsets as exceptions to the default gaps, URL switches, and block checkpoints.
 void EncodeOffsets(const GroupData& d, const std::vector<StreamItem>& items, GeneratorColumns& g) {
+  g.gap_default = DefaultGaps(d, items);
   uint64_t end = 0;
   uint32_t url = UINT32_MAX;
   for (size_t i = 0; i < items.size(); ++i) {
     const StreamItem& it = items[i];
     if (i % g.checkpoint_interval == 0) g.ends.push_back(end);
     uint64_t offset = d.offset(it.var, it.item);
-    if (offset != end) {
+    uint64_t expected = end + g.gap_default[it.var];
+    if (offset != expected) {
       g.gap_index.push_back(i);
-      g.gap_value.push_back(offset - end);  // modulo 2^64: negative gaps wrap
+      g.gap_value.push_back(offset - expected);  // modulo 2^64: negative gaps wrap
     }
     if (d.url(it.var, it.item) != url) {
       url = d.url(it.var, it.item);

@@ -69,6 +69,10 @@ Status GeneratorDecoder::Validate(uint64_t url_count) {
   }
   KERCHUNK_RETURN_IF_ERROR(ValidateLengths(blocks));
   KERCHUNK_RETURN_IF_ERROR(CheckStrictlyIncreasing(c.gap_index, c.references, "gaps.index"));
+  if (c.gap_default.size() != c.variables.size()) {
+    return DataLossError("\"gaps.default\" has {} values for {} variables", c.gap_default.size(),
+                         c.variables.size());
+  }
   if (c.gap_value.size() != c.gap_index.size()) {
     return DataLossError("\"gaps\": {} indexes but {} values", c.gap_index.size(),
                          c.gap_value.size());
@@ -251,7 +255,7 @@ bool GeneratorDecoder::Cursor::Step(DecodedRef& out) {
   out.var = var;
   out.chunk = chunk;
   out.url = url_;
-  out.offset = end_ + gap;  // modulo 2^64, as the packer computed the gap
+  out.offset = end_ + c.gap_default[var] + gap;  // modulo 2^64, as the packer computed it
   out.length = length;
   end_ = out.offset + length;
   ++next_;

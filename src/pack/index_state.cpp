@@ -47,7 +47,7 @@ Status IndexState::IndexGenerators() {
                              path);
       }
       const ArrayRefs& a = base.arrays[it->second];
-      if (a.grid().counts() != c.chunk_grid) {
+      if (SqueezedCounts(a.grid().counts()) != c.chunk_grid) {
         return DataLossError("generator {}: the chunk grid of \"{}\" does not match its .zarray", g,
                              path);
       }

@@ -36,8 +36,9 @@ bool HasMatchingZarray(const ReferenceSet& refs, const ArrayRefs& a) {
          grid->separator() == a.grid().separator();
 }
 
-// Groups of arrays (indexes into refs.arrays) that can share a generator: same chunk counts,
-// and variables x chunks within 2^64 (else each array alone).
+// Groups of arrays (indexes into refs.arrays) that can share a generator: the same chunk counts
+// once dimensions of one chunk are dropped (so the same linear chunk indexes), and variables x
+// chunks within 2^64 (else each array alone).
 std::vector<std::vector<size_t>> GroupArrays(const ReferenceSet& refs) {
   std::map<std::vector<uint64_t>, std::vector<size_t>> by_grid;
   std::vector<std::vector<uint64_t>> order;  // first-seen order, for a deterministic output
@@ -46,8 +47,9 @@ std::vector<std::vector<size_t>> GroupArrays(const ReferenceSet& refs) {
     bool any = false;
     for (size_t r = 0; r < a.size() && !any; ++r) any = IsRange(a, r);
     if (!any || !HasMatchingZarray(refs, a)) continue;
-    auto& members = by_grid[a.grid().counts()];
-    if (members.empty()) order.push_back(a.grid().counts());
+    std::vector<uint64_t> key = internal::SqueezedCounts(a.grid().counts());
+    auto& members = by_grid[key];
+    if (members.empty()) order.push_back(key);
     members.push_back(i);
   }
   std::vector<std::vector<size_t>> groups;
@@ -175,7 +177,9 @@ Result<PackedText> Pack(const ReferenceSet& refs, const PackOptions& options) {
     }
     KERCHUNK_ASSIGN_OR_RETURN(
         GeneratorColumns g,
-        internal::BuildGenerator(vars, refs.arrays[group[0]].grid().counts(), identity, build));
+        internal::BuildGenerator(vars,
+                                 internal::SqueezedCounts(refs.arrays[group[0]].grid().counts()),
+                                 identity, build));
     // A generator has a fixed cost of a few hundred bytes: a handful of references is smaller
     // as plain Kerchunk entries.
     internal::PackedContents alone;

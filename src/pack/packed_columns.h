@@ -12,6 +12,7 @@ inline const IntColumnCodec kParameters{"lengths.parameters", ColumnType::kUnsig
 inline const IntColumnCodec kBlockBits{"lengths.block_bits", ColumnType::kNondecreasing};
 inline const IntColumnCodec kLengthValues{"lengths.values", ColumnType::kUnsigned};
 inline const IntColumnCodec kEnds{"ends", ColumnType::kDrifting};
+inline const IntColumnCodec kGapDefault{"gaps.default", ColumnType::kSigned};
 inline const IntColumnCodec kGapIndex{"gaps.index", ColumnType::kNondecreasing};
 inline const IntColumnCodec kGapValue{"gaps.value", ColumnType::kSigned};
 inline const IntColumnCodec kFileIndex{"files.index", ColumnType::kNondecreasing};

@@ -203,6 +203,20 @@ Status ReadPair(od::value v, std::string_view name, const IntColumnCodec& first,
                     });
 }
 
+Status ReadGaps(od::value v, GeneratorColumns& g) {
+  return ReadObject(
+      v, "gaps", {"default", "index", "value"}, [&](const std::string& key, od::value x) -> Status {
+        if (key == "default") {
+          KERCHUNK_ASSIGN_OR_RETURN(g.gap_default, ReadColumn(x, columns::kGapDefault));
+        } else if (key == "index") {
+          KERCHUNK_ASSIGN_OR_RETURN(g.gap_index, ReadColumn(x, columns::kGapIndex));
+        } else if (key == "value") {
+          KERCHUNK_ASSIGN_OR_RETURN(g.gap_value, ReadColumn(x, columns::kGapValue));
+        }
+        return OkStatus();
+      });
+}
+
 Status ReadStats(od::value v, GeneratorStats& s) {
   return ReadObject(v, "stats", {}, [&](const std::string& key, od::value x) -> Status {
     uint64_t n;
@@ -247,8 +261,7 @@ Result<GeneratorColumns> ReadGenerator(od::value v) {
                    } else if (key == "ends") {
                      KERCHUNK_ASSIGN_OR_RETURN(g.ends, ReadColumn(x, columns::kEnds));
                    } else if (key == "gaps") {
-                     return ReadPair(x, "gaps", columns::kGapIndex, "index", g.gap_index,
-                                     columns::kGapValue, "value", g.gap_value);
+                     return ReadGaps(x, g);
                    } else if (key == "files") {
                      return ReadPair(x, "files", columns::kFileIndex, "index", g.file_index,
                                      columns::kFileUrl, "url", g.file_url);

@@ -75,7 +75,9 @@ void AppendGenerator(std::string& out, const GeneratorColumns& g, bool readable)
   AppendLengths(out, g.lengths, readable);
   out += ",\"ends\":";
   columns::kEnds.Encode(g.ends, readable, out);
-  out += ",\"gaps\":{\"index\":";
+  out += ",\"gaps\":{\"default\":";
+  columns::kGapDefault.Encode(g.gap_default, readable, out);
+  out += ",\"index\":";
   columns::kGapIndex.Encode(g.gap_index, readable, out);
   out += ",\"value\":";
   columns::kGapValue.Encode(g.gap_value, readable, out);

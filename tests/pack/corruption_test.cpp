@@ -180,6 +180,10 @@ TEST(PackedCorruptionTest, CountsThatDoNotAddUp) {
   Status ends = ParseError(
       Edit(Readable(), [](json::Value& d) { Generator(d).Find("ends")->as_array().pop_back(); }));
   EXPECT_THAT(ends.message(), HasSubstr("\"ends\" has"));
+  Status defaults = ParseError(Edit(Readable(), [](json::Value& d) {
+    Generator(d).Find("gaps")->Find("default")->as_array().pop_back();
+  }));
+  EXPECT_THAT(defaults.message(), HasSubstr("\"gaps.default\" has 2 values for 3 variables"));
   Status lengths = ParseError(Edit(Readable(), [](json::Value& d) {
     Generator(d).Find("lengths")->Find("values")->as_array().pop_back();
   }));
