@@ -209,6 +209,21 @@ std::vector<uint64_t> CandidateInterleaves(const GroupData& d, uint64_t chunks, 
 // The most common value (the smallest of equally common ones).
 uint64_t Mode(std::vector<uint64_t>& values) {
   if (values.empty()) return 0;
+  // Gaps usually have a majority value (0, or a record stride): Boyer-Moore's vote finds it in
+  // one pass, a count confirms it; only otherwise sort.
+  uint64_t candidate = values[0], votes = 0;
+  for (uint64_t v : values) {
+    if (votes == 0) candidate = v;
+    if (v == candidate) {
+      ++votes;
+    } else {
+      --votes;
+    }
+  }
+  if (static_cast<uint64_t>(std::count(values.begin(), values.end(), candidate)) * 2 >
+      values.size()) {
+    return candidate;
+  }
   RadixSort(values);
   uint64_t best = values[0], best_count = 0;
   for (size_t i = 0; i < values.size();) {

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <bit>
 #include <charconv>
 #include <cstring>
@@ -63,8 +64,14 @@ void AppendLe64(std::string& out, uint64_t v) {
 // common case) advance an odometer instead of dividing the linear index in every dimension.
 class ChunkKeyWriter {
  public:
+  // The key is written into a buffer that holds the prefix once and room for every coordinate
+  // (20 digits and a separator each), so formatting a key never allocates.
   explicit ChunkKeyWriter(const ArrayRefs& a)
-      : grid_(a.grid()), prefix_(a.KeyPrefix()), coords_(grid_.rank(), 0), key_(prefix_) {}
+      : grid_(a.grid()), prefix_size_(a.KeyPrefix().size()), coords_(grid_.rank(), 0) {
+    buffer_.resize(prefix_size_ + 21 * std::max<size_t>(1, grid_.rank()));
+    std::string prefix = a.KeyPrefix();
+    std::copy(prefix.begin(), prefix.end(), buffer_.begin());
+  }
 
   std::string_view Key(uint64_t chunk) {
     if (!valid_ || chunk != last_ + 1) {
@@ -77,22 +84,21 @@ class ChunkKeyWriter {
     }
     valid_ = true;
     last_ = chunk;
-    key_.resize(prefix_.size());  // keeps the prefix, written once by the constructor
-    if (coords_.empty()) key_ += '0';
-    char buf[24];
+    char* p = buffer_.data() + prefix_size_;
+    char* end = buffer_.data() + buffer_.size();
+    if (coords_.empty()) *p++ = '0';
     for (size_t d = 0; d < coords_.size(); ++d) {
-      if (d) key_ += grid_.separator();
-      auto [end, ec] = std::to_chars(buf, buf + sizeof buf, coords_[d]);
-      key_.append(buf, end);
+      if (d) *p++ = grid_.separator();
+      p = std::to_chars(p, end, coords_[d]).ptr;
     }
-    return key_;
+    return std::string_view(buffer_.data(), static_cast<size_t>(p - buffer_.data()));
   }
 
  private:
   const ChunkGrid& grid_;
-  std::string prefix_;
+  size_t prefix_size_;
   std::vector<uint64_t> coords_;
-  std::string key_;
+  std::vector<char> buffer_;
   uint64_t last_ = 0;
   bool valid_ = false;
 };
