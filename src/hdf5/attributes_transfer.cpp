@@ -143,7 +143,7 @@ Result<std::optional<json::Value>> ConvertAttribute(hid_t attr, std::string_view
     if (scalar) {
       std::string s = ToValidUtf8(strings.at(0));
       // h5py gives bytes for a fixed-length scalar, which kerchunk decodes "or ' '".
-      if (fixed && s.empty()) s = " ";
+      if (fixed && s.empty()) s.push_back(' ');
       if (s == "DIMENSION_SCALE") return std::optional<json::Value>();
       return std::optional(json::Value::String(std::move(s)));
     }

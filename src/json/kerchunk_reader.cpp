@@ -182,7 +182,7 @@ class RefsReader {
         if (auto err = v.type().get(t)) return JsonError(err, key);
         if (t == od::json_type::null) {
           null_url = true;
-        } else if (auto err = v.get_string().get(url)) {
+        } else if (v.get_string().get(url) != simdjson::SUCCESS) {
           return BadReference(key);
         }
       } else if (count <= 2) {

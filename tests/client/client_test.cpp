@@ -178,7 +178,7 @@ const ClientCase kSharedCases[] = {
 };
 
 INSTANTIATE_TEST_SUITE_P(Corpus, SharedClientTest, ::testing::ValuesIn(kSharedCases),
-                         [](const auto& info) { return info.param.name; });
+                         [](const auto& param_info) { return param_info.param.name; });
 
 // Known differences, outside this component, that a reader sees (disabled until fixed; run
 // with --gtest_also_run_disabled_tests):
@@ -202,7 +202,7 @@ const ClientCase kKnownIssueCases[] = {
     {"series_nc3_cmip5_tas", {"timeseries/nc3_cmip5_tas_EC-EARTH_mon_16files"}, "time", ""},
 };
 INSTANTIATE_TEST_SUITE_P(Corpus, KnownIssueClientTest, ::testing::ValuesIn(kKnownIssueCases),
-                         [](const auto& info) { return info.param.name; });
+                         [](const auto& param_info) { return param_info.param.name; });
 
 }  // namespace
 }  // namespace kerchunk

@@ -163,7 +163,7 @@ TEST_P(Hdf5GoldenTest, MatchesKerchunkExceptDocumentedDifferences) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Corpus, Hdf5GoldenTest, ::testing::ValuesIn(FilesWithExpectedOutput()),
-                         [](const auto& info) { return CorpusTestName(info.param); });
+                         [](const auto& param_info) { return CorpusTestName(param_info.param); });
 GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(Hdf5GoldenTest);
 
 class KerchunkFailedFileTest : public ::testing::TestWithParam<FailedFileOutcome> {};
@@ -183,8 +183,8 @@ TEST_P(KerchunkFailedFileTest, GivesTheRecordedOutcome) {
 }
 
 INSTANTIATE_TEST_SUITE_P(LogJson, KerchunkFailedFileTest,
-                         ::testing::ValuesIn(KerchunkFailedFileOutcomes()), [](const auto& info) {
-                           return CorpusTestName(std::string(info.param.file));
+                         ::testing::ValuesIn(KerchunkFailedFileOutcomes()), [](const auto& param_info) {
+                           return CorpusTestName(std::string(param_info.param.file));
                          });
 
 // Every file kerchunk failed on (log.json) has a recorded outcome, so a new corpus file cannot

@@ -62,7 +62,9 @@ TEST_P(ChunkIndexCorruptionTest, TruncatedCopiesFailCleanly) {
   for (size_t size = 0; size < f.bytes.size(); size += 1 + size / 50) {
     std::vector<std::byte> copy(f.bytes.begin(), f.bytes.begin() + size);
     Status s = Walk(copy, f.info);
-    if (!s.ok()) EXPECT_NE(s.code(), StatusCode::kInternal) << s.ToString();
+    if (!s.ok()) {
+      EXPECT_NE(s.code(), StatusCode::kInternal) << s.ToString();
+    }
   }
 }
 
@@ -77,7 +79,9 @@ TEST_P(ChunkIndexCorruptionTest, ByteFlippedCopiesNeverCrash) {
     for (int k = count(rng); k > 0; --k) copy[where(rng)] = std::byte(value(rng));
     Status s = Walk(copy, f.info);
     failed += !s.ok();
-    if (!s.ok()) EXPECT_NE(s.code(), StatusCode::kInternal) << s.ToString();
+    if (!s.ok()) {
+      EXPECT_NE(s.code(), StatusCode::kInternal) << s.ToString();
+    }
   }
   RecordProperty("failed_walks", static_cast<int>(failed));
 }

@@ -75,7 +75,7 @@ TEST(TranslateCorpusSpeed, FilesAndReferencesPerSecond) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Corpus, TranslateCorpusTest, ::testing::ValuesIn(Hdf5CorpusFiles()),
-                         [](const auto& info) { return CorpusTestName(info.param); });
+                         [](const auto& param_info) { return CorpusTestName(param_info.param); });
 GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(TranslateCorpusTest);
 
 }  // namespace

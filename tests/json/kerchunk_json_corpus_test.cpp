@@ -58,12 +58,12 @@ std::vector<std::string> ExpectedFiles() {
 }
 
 INSTANTIATE_TEST_SUITE_P(Expected, ExpectedCorpusTest, ::testing::ValuesIn(ExpectedFiles()),
-                         [](const auto& info) {
-                           std::string name = std::filesystem::path(info.param).filename();
+                         [](const auto& param_info) {
+                           std::string name = std::filesystem::path(param_info.param).filename();
                            for (auto& c : name) {
                              if (!isalnum(static_cast<unsigned char>(c))) c = '_';
                            }
-                           return name + "_" + std::to_string(info.index);
+                           return name + "_" + std::to_string(param_info.index);
                          });
 GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(ExpectedCorpusTest);
 

@@ -88,8 +88,8 @@ TEST_P(CorruptRealFileTest, FailsCleanlyOrScans) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Corpus, CorruptRealFileTest, ::testing::ValuesIn(kCorruptionSources),
-                         [](const auto& info) {
-                           std::string name = fs::path(info.param).stem().string();
+                         [](const auto& param_info) {
+                           std::string name = fs::path(param_info.param).stem().string();
                            for (char& c : name) {
                              if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
                            }
@@ -163,8 +163,8 @@ TEST_P(SeriesShardTest, ShardsCombineToTheFullScan) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Corpus, SeriesShardTest, ::testing::ValuesIn(kSeries),
-                         [](const auto& info) {
-                           std::string name = info.param.folder;
+                         [](const auto& param_info) {
+                           std::string name = param_info.param.folder;
                            for (char& c : name) {
                              if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
                            }
