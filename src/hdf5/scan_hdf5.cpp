@@ -3,6 +3,7 @@
 // metadata (groups, attributes, types, fill values); the native walker lists the chunks.
 #include <fmt/format.h>
 
+#include <cstring>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -54,6 +55,25 @@ Result<std::vector<VisitedObject>> VisitObjects(hid_t file) {
   return objects;
 }
 
+// Whether `dataset` is a netCDF-4 dimension (an HDF5 dimension scale: attribute CLASS =
+// "DIMENSION_SCALE") whose first dimension can grow: a netCDF unlimited dimension, which
+// scan concatenates along by default.
+bool IsUnlimitedDimensionScale(hid_t dataset) {
+  if (H5Aexists(dataset, "CLASS") <= 0) return false;
+  Result<Handle> space = Check(H5Dget_space(dataset), "H5Dget_space");
+  if (!space.ok() || H5Sget_simple_extent_ndims(space->get()) != 1) return false;
+  hsize_t dims[1] = {0}, max_dims[1] = {0};
+  if (H5Sget_simple_extent_dims(space->get(), dims, max_dims) < 0) return false;
+  if (max_dims[0] != H5S_UNLIMITED) return false;
+  Result<Handle> attr = Check(H5Aopen(dataset, "CLASS", H5P_DEFAULT), "H5Aopen CLASS");
+  if (!attr.ok()) return false;
+  Result<Handle> type = Check(H5Tcopy(H5T_C_S1), "H5Tcopy");
+  if (!type.ok() || H5Tset_size(type->get(), 16) < 0) return false;
+  char value[17] = {};
+  if (H5Aread(attr->get(), type->get(), value) < 0) return false;
+  return std::string_view(value, strnlen(value, 16)) == "DIMENSION_SCALE";
+}
+
 Status TranslateObjects(hdf5::internal::TranslationContext& context, hid_t file) {
   KERCHUNK_ASSIGN_OR_RETURN(std::vector<VisitedObject> objects, VisitObjects(file));
   for (VisitedObject& o : objects) {
@@ -72,6 +92,10 @@ Status TranslateObjects(hdf5::internal::TranslationContext& context, hid_t file)
                                       fmt::format("cannot open dataset /{}", o.path)));
       KERCHUNK_RETURN_IF_ERROR(
           hdf5::internal::TranslateDataset(context, dataset.get(), o.path, o.address));
+      const bool in_root_group = o.path.find('/') == std::string::npos;
+      if (in_root_group && IsUnlimitedDimensionScale(dataset.get())) {
+        context.result->unlimited_dims.push_back(o.path);
+      }
     }
     // Committed datatypes are not arrays.
   }

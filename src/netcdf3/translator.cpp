@@ -126,6 +126,9 @@ Result<FileScanResult> TranslateNetcdf3(std::span<const std::byte> file, std::st
       if (array.urls()[i] <= ArrayRefs::kMaxUrlId) result.referenced_bytes += array.lengths()[i];
     }
   }
+  for (const auto& dimension : header.dimensions) {
+    if (dimension.is_record()) result.unlimited_dims.push_back(dimension.name);
+  }
   if (header.streaming) {
     result.warnings.push_back(
         fmt::format("{}: numrecs is STREAMING; {} complete records found from the file size",
