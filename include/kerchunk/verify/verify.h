@@ -1,0 +1,76 @@
+// `kerchunk verify`: checks a Kerchunk reference set (plain JSON or packed) the way a data
+// centre needs before publishing it: structure, the referenced files, the decoded chunks, the
+// values the HDF5/netCDF libraries read, and differences from another reference set.
+// docs/verify.md lists every check and which kind of broken index each one catches.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "kerchunk/refs/reference_set.h"
+#include "kerchunk/scan/url_mapping.h"
+#include "kerchunk/util/status.h"
+#include "kerchunk/verify/report.h"
+
+namespace kerchunk::verify {
+
+/// Whether to check the referenced files (existence and sizes).
+enum class FilesMode {
+  kAuto,  ///< check the URLs that are local paths or mapped by a rewrite rule; note the others
+  kOn,    ///< check every URL; a URL without a local path is a usage error
+  kOff,   ///< do not look at files (structure only)
+};
+
+enum class ReportFormat { kText, kJson };
+
+struct VerifyOptions {
+  std::string input;  ///< plain Kerchunk JSON (v0/v1) or a packed file
+  FilesMode files = FilesMode::kAuto;
+  /// Read and decode chunks (implies the files check; every URL must have a local path).
+  bool deep = false;
+  /// Fraction of chunks --deep reads, in (0, 1]; the choice is a deterministic function of the
+  /// key and `seed`, so a rerun checks the same chunks.
+  double sample = 1.0;
+  uint64_t seed = 0;
+  /// Also compare each decoded chunk with what the HDF5 or netCDF library reads for its
+  /// elements from the original file (implies deep).
+  bool source = false;
+  /// Fail (rather than warn) when xarray could not open a group: missing or inconsistent
+  /// _ARRAY_DIMENSIONS (see docs/verify.md "xarray").
+  bool xarray = false;
+  /// Another reference set (plain or packed) to compare with, by meaning.
+  std::string against;
+  /// REMOTE=LOCAL rules: read URLs starting with REMOTE from LOCAL (longest REMOTE wins). Also
+  /// applied to both sides of --against before comparing URLs.
+  std::vector<PrefixRewrite> rewrites;
+  /// Problems listed in the text and JSON reports (and kept per JUnit test case).
+  size_t max_report = 20;
+  ReportFormat format = ReportFormat::kText;
+  /// Also write a JUnit XML report to this file ("" for none; "-" for standard output).
+  std::string junit;
+  unsigned threads = 0;  ///< 0: hardware threads
+  bool quiet = false;    ///< no progress bar
+};
+
+/// Checks that `options` are usable together (sample range, --deep with --no-files, ...).
+Status ValidateOptions(const VerifyOptions& options);
+
+/// Runs the checks `options` ask for on a reference set already in memory. `input_format` is
+/// shown in reports ("Kerchunk JSON", "packed"). Problems go into the report; only usage
+/// problems (InvalidArgument: --deep on remote URLs without --rewrite, an unreadable --against
+/// file) are errors.
+Result<Report> VerifyReferences(const ReferenceSet& refs, const VerifyOptions& options,
+                                std::string input_format = "Kerchunk JSON");
+
+/// The whole command: loads options.input, runs VerifyReferences, writes the report to `out`
+/// (text or JSON) and the JUnit file. Returns the report (passed() decides between exit status
+/// 0 and 1) or an error when verify could not run (exit status 2): usage errors, an input or
+/// --against file that does not exist or cannot be read. An input that is read but is not
+/// valid Kerchunk (or a packed file that does not expand to its checksum) is a failed
+/// "document" check, not an error.
+Result<Report> RunVerify(const VerifyOptions& options, std::ostream& out);
+
+}  // namespace kerchunk::verify

@@ -1,0 +1,217 @@
+#include "verify/against.h"
+
+#include <fmt/format.h>
+
+#include <unordered_map>
+
+#include "verify/diff_values.h"
+#include "verify/load.h"
+
+namespace kerchunk::verify::internal {
+namespace {
+
+class Differ {
+ public:
+  Differ(const ReferenceSet& a, const ReferenceSet& b, const CanonicalUrls& urls, DiffSide as,
+         DiffSide bs, std::string a_name, std::string b_name, Report& report)
+      : a_(a),
+        b_(b),
+        urls_(urls),
+        as_(as),
+        bs_(bs),
+        a_name_(std::move(a_name)),
+        b_name_(std::move(b_name)),
+        report_(report) {
+    for (const Entry& e : a.entries) a_entries_.emplace(e.key, &e);
+    for (const Entry& e : b.entries) b_entries_.emplace(e.key, &e);
+  }
+
+  void Run();
+
+ private:
+  // The value of `key` in a set, wherever the model holds it.
+  std::optional<DiffValue> Lookup(const ReferenceSet& set, const std::vector<uint32_t>& canonical,
+                                  const std::unordered_map<std::string_view, const Entry*>& entries,
+                                  std::string_view key) const;
+  std::optional<DiffValue> LookupA(std::string_view key) const {
+    return Lookup(a_, urls_.a, a_entries_, key);
+  }
+  std::optional<DiffValue> LookupB(std::string_view key) const {
+    return Lookup(b_, urls_.b, b_entries_, key);
+  }
+  void Compare(const std::string& case_name, const std::string& key, const DiffValue& x,
+               const DiffValue& y);
+  void OnlyIn(bool input, const std::string& case_name, const std::string& key, const DiffValue& v);
+  void CompareArray(const ArrayRefs& a);
+  CaseLog& Log(const std::string& case_name);
+
+  const ReferenceSet& a_;
+  const ReferenceSet& b_;
+  const CanonicalUrls& urls_;
+  DiffSide as_, bs_;
+  std::string a_name_, b_name_;
+  Report& report_;
+  std::unordered_map<std::string_view, const Entry*> a_entries_, b_entries_;
+  std::vector<CaseLog> logs_;
+  std::unordered_map<std::string, size_t> log_index_;
+};
+
+CaseLog& Differ::Log(const std::string& case_name) {
+  auto [it, inserted] = log_index_.try_emplace(case_name, logs_.size());
+  if (inserted) logs_.push_back(report_.NewCase(Check::kAgainst, case_name));
+  return logs_[it->second];
+}
+
+std::optional<DiffValue> Differ::Lookup(
+    const ReferenceSet& set, const std::vector<uint32_t>& canonical,
+    const std::unordered_map<std::string_view, const Entry*>& entries, std::string_view key) const {
+  if (auto it = entries.find(key); it != entries.end()) {
+    return FromEntry(it->second->value, canonical);
+  }
+  auto chunk = [&](std::string_view path, std::string_view suffix) -> std::optional<DiffValue> {
+    const ArrayRefs* array = set.FindArray(path);
+    if (!array) return std::nullopt;
+    std::optional<uint64_t> index = array->grid().ParseKey(suffix);
+    std::optional<size_t> i = index ? array->Find(*index) : std::nullopt;
+    if (!i) return std::nullopt;
+    return FromChunk(array->Get(*i), canonical);
+  };
+  // The longest array path first, as the reader assigns keys.
+  for (size_t slash = key.rfind('/'); slash != std::string_view::npos;
+       slash = slash == 0 ? std::string_view::npos : key.rfind('/', slash - 1)) {
+    if (auto v = chunk(key.substr(0, slash), key.substr(slash + 1))) return v;
+  }
+  if (auto v = chunk("", key)) return v;
+  return std::nullopt;
+}
+
+void Differ::Compare(const std::string& case_name, const std::string& key, const DiffValue& x,
+                     const DiffValue& y) {
+  DiffTotals& totals = report_.diff_totals();
+  CaseLog& log = Log(case_name);
+  log.Examined();
+  ++totals.compared;
+  std::string detail;
+  switch (CompareValues(key, x, as_, y, bs_, detail)) {
+    case Verdict::kEqual:
+      return;
+    case Verdict::kEqualBytes:
+      ++totals.same_bytes_inline;
+      return;
+    case Verdict::kMetadataDiffers:
+      ++totals.metadata;
+      log.Fail(key, fmt::format("{}: metadata differs: {}", key, detail));
+      return;
+    case Verdict::kValueDiffers:
+      ++totals.references;
+      log.FailWith([&] {
+        return Finding{key, fmt::format("{}: {} in {}, {} in {}{}", key, Describe(x, urls_),
+                                        a_name_, Describe(y, urls_), b_name_,
+                                        detail.empty() ? "" : " (" + detail + ")")};
+      });
+      return;
+  }
+}
+
+void Differ::OnlyIn(bool input, const std::string& case_name, const std::string& key,
+                    const DiffValue& v) {
+  CaseLog& log = Log(case_name);
+  log.Examined();
+  ++(input ? report_.diff_totals().only_in_input : report_.diff_totals().only_in_other);
+  log.FailWith([&] {
+    return Finding{key, fmt::format("{}: only in {} ({})", key, input ? a_name_ : b_name_,
+                                    Describe(v, urls_))};
+  });
+}
+
+void Differ::CompareArray(const ArrayRefs& a) {
+  const ArrayRefs* b = b_.FindArray(a.path());
+  const std::string& name = a.path();
+  if (b && b->grid() == a.grid()) {
+    // Same grid: a merge of the two sorted chunk columns, no key strings unless they differ.
+    size_t i = 0, j = 0;
+    auto key = [&](const ArrayRefs& x, size_t k) {
+      return x.KeyPrefix() + x.grid().Key(x.chunk_index(k));
+    };
+    while (i < a.size() || j < b->size()) {
+      if (j == b->size() || (i < a.size() && a.chunk_index(i) < b->chunk_index(j))) {
+        OnlyIn(true, name, key(a, i), FromChunk(a.Get(i), urls_.a));
+        ++i;
+      } else if (i == a.size() || b->chunk_index(j) < a.chunk_index(i)) {
+        OnlyIn(false, name, key(*b, j), FromChunk(b->Get(j), urls_.b));
+        ++j;
+      } else {
+        const ChunkRef x = a.Get(i), y = b->Get(j);
+        const bool fast_equal = x.kind == RefKind::kRange && y.kind == RefKind::kRange &&
+                                x.offset == y.offset && x.length == y.length &&
+                                urls_.a[x.url] == urls_.b[y.url];
+        if (fast_equal) {
+          Log(name).Examined();
+          ++report_.diff_totals().compared;
+        } else {
+          Compare(name, key(a, i), FromChunk(x, urls_.a), FromChunk(y, urls_.b));
+        }
+        ++i;
+        ++j;
+      }
+    }
+    return;
+  }
+  for (size_t i = 0; i < a.size(); ++i) {
+    const std::string key = a.KeyPrefix() + a.grid().Key(a.chunk_index(i));
+    if (std::optional<DiffValue> y = LookupB(key)) {
+      Compare(name, key, FromChunk(a.Get(i), urls_.a), *y);
+    } else {
+      OnlyIn(true, name, key, FromChunk(a.Get(i), urls_.a));
+    }
+  }
+}
+
+void Differ::Run() {
+  for (const Entry& e : a_.entries) {
+    const std::string case_name(NodePath(e.key));
+    if (std::optional<DiffValue> y = LookupB(e.key)) {
+      Compare(case_name, e.key, FromEntry(e.value, urls_.a), *y);
+    } else {
+      OnlyIn(true, case_name, e.key, FromEntry(e.value, urls_.a));
+    }
+  }
+  for (const ArrayRefs& a : a_.arrays) CompareArray(a);
+  // What B holds that A has under no form: B's entries and the chunks of B arrays not merged
+  // above (a different grid or no such array in A).
+  for (const Entry& e : b_.entries) {
+    if (!LookupA(e.key))
+      OnlyIn(false, std::string(NodePath(e.key)), e.key, FromEntry(e.value, urls_.b));
+  }
+  for (const ArrayRefs& b : b_.arrays) {
+    const ArrayRefs* a = a_.FindArray(b.path());
+    if (a && a->grid() == b.grid()) continue;
+    for (size_t j = 0; j < b.size(); ++j) {
+      const std::string key = b.KeyPrefix() + b.grid().Key(b.chunk_index(j));
+      if (!LookupA(key)) OnlyIn(false, b.path(), key, FromChunk(b.Get(j), urls_.b));
+    }
+  }
+  for (CaseLog& log : logs_) report_.Add(std::move(log));
+  report_.MarkRun(Check::kAgainst);
+}
+
+}  // namespace
+
+Status CompareWithOther(const ReferenceSet& refs, const VerifyOptions& options,
+                        const CheckContext& context, Report& report) {
+  Result<LoadedReferences> other = LoadReferences(options.against);
+  if (!other.ok()) return std::move(other).status().Annotate("--against");
+  KERCHUNK_ASSIGN_OR_RETURN(ResolvedFiles a_files,
+                            ResolveFiles(refs.urls, options.rewrites, true, context.threads));
+  KERCHUNK_ASSIGN_OR_RETURN(ResolvedFiles b_files, ResolveFiles(other->refs.urls, options.rewrites,
+                                                                true, context.threads));
+  const CanonicalUrls urls = Canonicalize(a_files, refs.urls, b_files, other->refs.urls);
+  FileReader a_reader(a_files), b_reader(b_files);
+  report.against_path() = options.against;
+  Differ differ(refs, other->refs, urls, {&refs, &a_reader}, {&other->refs, &b_reader},
+                options.input, options.against, report);
+  differ.Run();
+  return OkStatus();
+}
+
+}  // namespace kerchunk::verify::internal

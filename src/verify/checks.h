@@ -1,0 +1,43 @@
+// The individual checks of `kerchunk verify`. Each adds its case logs to the report in array
+// order, so the report does not depend on the thread count.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "kerchunk/refs/reference_set.h"
+#include "kerchunk/verify/report.h"
+#include "verify/catalog.h"
+#include "verify/url_resolver.h"
+
+namespace kerchunk::verify::internal {
+
+struct CheckContext {
+  unsigned threads = 0;  ///< 0: hardware threads
+  bool quiet = false;    ///< no progress bar
+};
+
+/// Validates every .zarray, .zattrs, .zgroup and .zmetadata entry (see docs/verify.md) and
+/// returns what is known about each array.
+Catalog CheckMetadata(const ReferenceSet& refs, Report& report);
+
+/// What xarray needs to open the groups (see xarray_check.cpp). Unless `strict`, the check is
+/// advisory: its problems are warnings that do not fail the run.
+void CheckXarray(const ReferenceSet& refs, const Catalog& catalog, bool strict, Report& report);
+
+/// Entries whose key looks like a chunk key (last component of digits and separators): keys
+/// outside their array's grid, not in zarr's form, or of an array without (a valid) .zarray.
+void CheckKeys(const ReferenceSet& refs, const Catalog& catalog, Report& report);
+
+/// Byte ranges on their own: not empty, offset + length within 64 bits, exactly the stored
+/// chunk size when the array's codecs do not compress, and no two ranges of one URL overlapping.
+void CheckRanges(const ReferenceSet& refs, const Catalog& catalog, const CheckContext& context,
+                 Report& report);
+
+/// Every referenced file that has a local path exists and holds every byte range.
+/// `files` gives the sizes (FileSizes()).
+void CheckFiles(const ReferenceSet& refs, const Catalog& catalog, const ResolvedFiles& files,
+                Report& report);
+
+}  // namespace kerchunk::verify::internal

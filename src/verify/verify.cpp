@@ -1,0 +1,143 @@
+// The verify run: load, check in order (each check builds on what the earlier ones learned),
+// write the reports.
+#include "kerchunk/verify/verify.h"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <iostream>
+
+#include "kerchunk/util/file_io.h"
+#include "verify/against.h"
+#include "verify/checks.h"
+#include "verify/chunk_check.h"
+#include "verify/load.h"
+
+namespace kerchunk::verify {
+namespace {
+
+using internal::CheckContext;
+using internal::ResolvedFiles;
+
+void CountFacts(const ReferenceSet& refs, InputFacts& facts) {
+  facts.keys = refs.entries.size() + refs.ChunkCount();
+  facts.chunk_refs = refs.ChunkCount();
+  facts.files = refs.urls.size();
+  facts.arrays = 0;
+  for (const Entry& e : refs.entries) facts.arrays += ZarrayKeyArrayPath(e.key).has_value();
+  facts.inline_chunks = 0;
+  for (const ArrayRefs& a : refs.arrays) {
+    for (uint32_t url : a.urls()) facts.inline_chunks += url > ArrayRefs::kMaxUrlId;
+  }
+}
+
+// Decides whether files are checked, and fails when a check that needs every file cannot run.
+Result<bool> ShouldCheckFiles(const VerifyOptions& options, const ResolvedFiles& files,
+                              Report& report) {
+  const bool needs_all = options.files == FilesMode::kOn || options.deep || options.source;
+  if (files.remote > 0 && needs_all) {
+    return InvalidArgumentError(
+        "{} needs local files, but {} URL{} such as {} {} no local path; give --rewrite "
+        "REMOTE=LOCAL",
+        options.files == FilesMode::kOn ? "--files" : (options.source ? "--source" : "--deep"),
+        files.remote, files.remote == 1 ? "" : "s", files.first_remote,
+        files.remote == 1 ? "has" : "have");
+  }
+  if (options.files == FilesMode::kOff) return false;
+  if (files.remote > 0) {
+    report.AddNote(
+        fmt::format("{} URL{} (e.g. {}) not checked: no local path; give --rewrite "
+                    "REMOTE=LOCAL to check them",
+                    files.remote, files.remote == 1 ? "" : "s", files.first_remote));
+  }
+  return files.remote < files.by_url.size();
+}
+
+Status WriteOutputs(const Report& report, const VerifyOptions& options, std::ostream& out) {
+  if (options.format == ReportFormat::kJson) {
+    WriteJsonReport(report, options.max_report, out);
+  } else {
+    WriteTextReport(report, options.max_report, out);
+  }
+  if (options.junit == "-") {
+    out << JunitReport(report);
+  } else if (!options.junit.empty()) {
+    KERCHUNK_RETURN_IF_ERROR(WriteFileAtomically(options.junit, JunitReport(report)));
+  }
+  return OkStatus();
+}
+
+}  // namespace
+
+Status ValidateOptions(const VerifyOptions& options) {
+  if (options.input.empty()) return InvalidArgumentError("no reference file given");
+  if (!(options.sample > 0 && options.sample <= 1)) {
+    return InvalidArgumentError("--sample: expected a fraction in (0, 1], got {}", options.sample);
+  }
+  if ((options.deep || options.source) && options.files == FilesMode::kOff) {
+    return InvalidArgumentError(
+        "--deep and --source read the files; they cannot run with "
+        "--no-files");
+  }
+  return OkStatus();
+}
+
+Result<Report> VerifyReferences(const ReferenceSet& refs, const VerifyOptions& options,
+                                std::string input_format) {
+  KERCHUNK_RETURN_IF_ERROR(ValidateOptions(options));
+  Report report(options.max_report);
+  report.facts().path = options.input;
+  report.facts().format = std::move(input_format);
+  CountFacts(refs, report.facts());
+  CaseLog document = report.NewCase(Check::kDocument, "");
+  document.Examined();
+  report.Add(std::move(document));
+
+  const CheckContext context{options.threads, options.quiet};
+  const internal::Catalog catalog = internal::CheckMetadata(refs, report);
+  internal::CheckXarray(refs, catalog, options.xarray, report);
+  internal::CheckKeys(refs, catalog, report);
+  internal::CheckRanges(refs, catalog, context, report);
+
+  KERCHUNK_ASSIGN_OR_RETURN(
+      ResolvedFiles files,
+      internal::ResolveFiles(refs.urls, options.rewrites, options.files != FilesMode::kOff,
+                             options.threads));
+  KERCHUNK_ASSIGN_OR_RETURN(bool check_files, ShouldCheckFiles(options, files, report));
+  if (check_files) internal::CheckFiles(refs, catalog, files, report);
+  if (options.deep || options.source) {
+    internal::ChunkCheckOptions chunk_options;
+    chunk_options.sample = options.sample;
+    chunk_options.seed = options.seed;
+    chunk_options.source = options.source;
+    internal::CheckChunks(refs, catalog, files, chunk_options, context, report);
+  }
+  if (!options.against.empty()) {
+    KERCHUNK_RETURN_IF_ERROR(internal::CompareWithOther(refs, options, context, report));
+  }
+  return report;
+}
+
+Result<Report> RunVerify(const VerifyOptions& options, std::ostream& out) {
+  KERCHUNK_RETURN_IF_ERROR(ValidateOptions(options));
+  Result<internal::LoadedReferences> loaded = internal::LoadReferences(options.input);
+  if (!loaded.ok() && internal::IsUnreadable(loaded.status())) return loaded.status();
+  Result<Report> report = Report(options.max_report);
+  if (loaded.ok()) {
+    report = VerifyReferences(loaded->refs, options, loaded->format);
+    if (!report.ok()) return report.status();
+  } else {
+    // Read but not valid: the one problem is the document itself (the message names the file).
+    report->facts().path = options.input;
+    report->facts().format =
+        internal::IsPackedFile(options.input) ? "invalid packed file" : "invalid Kerchunk JSON";
+    CaseLog document = report->NewCase(Check::kDocument, "");
+    document.Examined();
+    document.Fail("", loaded.status().message());
+    report->Add(std::move(document));
+  }
+  KERCHUNK_RETURN_IF_ERROR(WriteOutputs(*report, options, out));
+  return report;
+}
+
+}  // namespace kerchunk::verify
