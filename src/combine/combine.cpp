@@ -11,6 +11,7 @@
 #include "combine/identical_check.h"
 #include "combine/part_view.h"
 #include "combine/placement.h"
+#include "kerchunk/codecs/pipeline.h"
 #include "kerchunk/util/base64.h"
 #include "kerchunk/util/parallel.h"
 
@@ -143,6 +144,41 @@ std::string ZarrayKey(const std::string& path) {
   return path.empty() ? ".zarray" : path + "/.zarray";
 }
 
+// A long coordinate is stored compressed, as MultiZarrToZarr does (zstd above 100 values): a
+// 90-year daily series is 33,000 values, which raw would be most of a packed index. A delta
+// filter first when decoding reproduces the values bit for bit (regular steps then cost almost
+// nothing); numcodecs' Delta decodes with a sequential cumsum, as ours does.
+constexpr size_t kCompressCoordinateAbove = 100;
+
+struct StoredCoordinate {
+  json::Value compressor;
+  json::Value filters;
+  std::string bytes;
+};
+
+Result<StoredCoordinate> CompressCoordinate(const std::string& dtype, const std::string& raw) {
+  json::Value zstd = json::Value::MakeObject();
+  zstd.Set("id", json::Value::String("zstd"));
+  zstd.Set("level", json::Value::Int(9));
+  std::vector<json::Value> candidates;
+  if (dtype.size() > 1 && dtype[0] == '<') {
+    json::Value delta = json::Value::MakeObject();
+    delta.Set("id", json::Value::String("delta"));
+    delta.Set("dtype", json::Value::String(dtype));
+    candidates.push_back(json::Value::MakeArray({std::move(delta)}));
+  }
+  candidates.push_back(json::Value());
+  for (const json::Value& filters : candidates) {
+    Result<codecs::Pipeline> pipeline = codecs::Pipeline::FromConfigs(zstd, filters, dtype);
+    if (!pipeline.ok()) continue;
+    Result<std::string> encoded = pipeline->Encode(raw);
+    if (!encoded.ok()) continue;
+    Result<std::string> decoded = pipeline->Decode(*encoded, raw.size());
+    if (decoded.ok() && *decoded == raw) return StoredCoordinate{zstd, filters, *encoded};
+  }
+  return StoredCoordinate{json::Value(), json::Value(), raw};
+}
+
 // The coordinate as one inline chunk, with its .zarray describing exactly that.
 Result<ArrayRefs> BuildCoordinate(const PartView& first, const VariablePlan& v,
                                   const Placement& placement, ReferenceSet& out) {
@@ -150,14 +186,18 @@ Result<ArrayRefs> BuildCoordinate(const PartView& first, const VariablePlan& v,
   internal::EncodedCoordinate encoded = internal::EncodeCoordinate(meta.dtype, placement.values);
   meta.shape = {placement.total};
   meta.chunks = {std::max<uint64_t>(placement.total, 1)};
-  meta.compressor = json::Value();
-  meta.filters = json::Value();
+  StoredCoordinate stored{json::Value(), json::Value(), std::move(encoded.bytes)};
+  if (placement.total > kCompressCoordinateAbove) {
+    KERCHUNK_ASSIGN_OR_RETURN(stored, CompressCoordinate(encoded.dtype, stored.bytes));
+  }
+  meta.compressor = stored.compressor;
+  meta.filters = stored.filters;
   meta.dtype = encoded.dtype;
   meta.dtype_json = json::Value::String(encoded.dtype);
   out.SetText(ZarrayKey(v.path), meta.Dump());
   KERCHUNK_ASSIGN_OR_RETURN(ChunkGrid grid, meta.Grid());
   ArrayRefs refs(v.path, std::move(grid));
-  if (placement.total > 0) refs.AddInline(0, encoded.bytes, /*base64=*/true);
+  if (placement.total > 0) refs.AddInline(0, stored.bytes, /*base64=*/true);
   return refs;
 }
 
