@@ -156,7 +156,8 @@ Status TranslateStored(TranslationContext& context, hid_t dataset, const std::st
   StoredChunks stored;
   if (f.layout == H5D_CHUNKED) {
     ChunkedDatasetInfo info{address, f.dims, f.max_dims};
-    auto listed = ListChunks(*context.native, info, grid, pipeline.fletcher32);
+    const bool filtered = !pipeline.filters.as_array().empty() || pipeline.fletcher32;
+    auto listed = ListChunks(*context.native, info, grid, filtered, pipeline.fletcher32);
     if (!listed.ok() && listed.status().code() == StatusCode::kUnsupported) {
       // A structure the native walker does not read (e.g. kept in a metadata cache image).
       return HandleUnsupported(context, dataset, path, f, listed.status().message());

@@ -9,10 +9,19 @@
 namespace kerchunk::hdf5::internal {
 
 Result<StoredChunks> ListChunks(const File& file, const ChunkedDatasetInfo& info,
-                                const ChunkGrid& grid, bool fletcher32) {
+                                const ChunkGrid& grid, bool filtered, bool fletcher32) {
   KERCHUNK_ASSIGN_OR_RETURN(DataLayout layout, ReadDataLayout(file, info.object_header_address));
   StoredChunks out;
   const auto& counts = grid.counts();
+  // Layout flag bit 0 (H5D_CHUNK_DONT_FILTER_PARTIAL_CHUNKS): partial edge chunks are stored
+  // raw although the filter mask says 0, so the zarr filter list does not apply to them.
+  const bool raw_edge_chunks = filtered && (layout.flags & 0x1) != 0;
+  auto is_partial_edge = [&](std::span<const uint64_t> coords) {
+    for (size_t d = 0; d < coords.size(); ++d) {
+      if ((coords[d] + 1) * grid.chunks()[d] > grid.shape()[d]) return true;
+    }
+    return false;
+  };
   KERCHUNK_RETURN_IF_ERROR(WalkChunkIndex(
       file, layout, info,
       [&](std::span<const uint64_t> coords, uint64_t offset, uint64_t size,
@@ -25,6 +34,12 @@ Result<StoredChunks> ListChunks(const File& file, const ChunkedDatasetInfo& info
           out.unsupported_reason = fmt::format(
               "chunk {} at offset {} is stored with filter mask 0x{:x} (a filter was skipped)",
               grid.Key(linear), offset, mask);
+        }
+        if (raw_edge_chunks && out.unsupported_reason.empty() && is_partial_edge(coords)) {
+          out.unsupported_reason = fmt::format(
+              "partial edge chunk {} at offset {} is stored unfiltered (the dataset does not "
+              "filter partial edge chunks), which a zarr filter list cannot describe",
+              grid.Key(linear), offset);
         }
         if (fletcher32) {
           if (size < 4) {

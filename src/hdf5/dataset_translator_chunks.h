@@ -34,9 +34,10 @@ struct StoredChunks {
 /// Every allocated chunk of a chunked dataset inside the current shape (chunks beyond it, left
 /// from a shrink, are dropped), via the native index walker. With `fletcher32` the 4-byte
 /// checksum is cut off each chunk. A chunk stored with a non-zero filter mask makes the result
-/// unsupported (the first such chunk is named).
+/// unsupported (the first such chunk is named), and so does a partial edge chunk of a filtered
+/// dataset that does not filter partial edge chunks (`filtered`: the pipeline is not empty).
 Result<StoredChunks> ListChunks(const File& file, const ChunkedDatasetInfo& info,
-                                const ChunkGrid& grid, bool fletcher32);
+                                const ChunkGrid& grid, bool filtered, bool fletcher32);
 
 /// The one chunk of a contiguous dataset (none when its storage was never allocated).
 Result<StoredChunks> ContiguousChunk(hid_t dataset);

@@ -61,6 +61,59 @@ TEST(TranslatorPolicy, InlineBeyondTheLimitIsAnError) {
                         "bytes exceeds the inline limit of 10 bytes"));
 }
 
+// Writes a deflated 1-D dataset of 10 int32 in chunks of 4, optionally with
+// H5D_CHUNK_DONT_FILTER_PARTIAL_CHUNKS (the last chunk, of 2 elements, is then stored raw).
+std::string WriteEdgeChunkFile(const std::string& path, bool dont_filter_partial) {
+  hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
+  H5Pset_libver_bounds(fapl, H5F_LIBVER_LATEST, H5F_LIBVER_LATEST);
+  hid_t file = H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
+  hsize_t dims = 10, chunk = 4;
+  hid_t space = H5Screate_simple(1, &dims, nullptr);
+  hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE);
+  H5Pset_chunk(dcpl, 1, &chunk);
+  H5Pset_deflate(dcpl, 6);
+  if (dont_filter_partial) H5Pset_chunk_opts(dcpl, H5D_CHUNK_DONT_FILTER_PARTIAL_CHUNKS);
+  hid_t d = H5Dcreate2(file, "edge", H5T_STD_I32LE, space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
+  const int32_t values[10] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10};
+  H5Dwrite(d, H5T_NATIVE_INT32, H5S_ALL, H5S_ALL, H5P_DEFAULT, values);
+  H5Dclose(d);
+  H5Pclose(dcpl);
+  H5Sclose(space);
+  H5Fclose(file);
+  H5Pclose(fapl);
+  return path;
+}
+
+// libhdf5 reports filter mask 0 for the raw edge chunk; only the layout flag tells, and zarr
+// cannot decode a raw chunk under a zlib filter, so the variable is unsupported.
+TEST(TranslatorPolicy, UnfilteredPartialEdgeChunksAreUnsupported) {
+  TempDir dir;
+  const std::string raw_edges = WriteEdgeChunkFile(dir / "raw_edges.h5", true);
+  auto failed = ScanHdf5File(raw_edges, "u", FileScanOptions{});
+  ASSERT_FALSE(failed.ok());
+  EXPECT_EQ(failed.status().code(), StatusCode::kUnsupported);
+  EXPECT_THAT(failed.status().message(),
+              HasSubstr("dataset /edge: partial edge chunk 2 at offset"));
+  FileScanOptions skip;
+  skip.on_unsupported = OnUnsupported::kSkip;
+  auto skipped = ScanHdf5File(raw_edges, "u", skip);
+  ASSERT_TRUE(skipped.ok()) << skipped.status().ToString();
+  EXPECT_EQ(skipped->refs.FindArray("edge"), nullptr);
+  FileScanOptions inline_values;
+  inline_values.on_unsupported = OnUnsupported::kInline;
+  auto inlined = ScanHdf5File(raw_edges, "u", inline_values);
+  ASSERT_TRUE(inlined.ok()) << inlined.status().ToString();
+  ASSERT_NE(inlined->refs.FindArray("edge"), nullptr);
+
+  // The same dataset with the default options filters every chunk and is referenced.
+  const std::string filtered = WriteEdgeChunkFile(dir / "filtered.h5", false);
+  auto ok = ScanHdf5File(filtered, "u", FileScanOptions{});
+  ASSERT_TRUE(ok.ok()) << ok.status().ToString();
+  const ArrayRefs* edge = ok->refs.FindArray("edge");
+  ASSERT_NE(edge, nullptr);
+  EXPECT_EQ(edge->size(), 3u);
+}
+
 TEST(TranslatorFiles, NotHdf5IsAOneLineDataLoss) {
   TempDir dir;
   const std::string path = dir / "text.h5";

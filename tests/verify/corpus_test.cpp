@@ -38,10 +38,6 @@ const std::vector<KnownFailure>& KnownFailures() {
       "chunks 0.1 and 1.1 (libhdf5 counts 4 chunks, the index 2), and libhdf5 1.10.8 maps the "
       "chunk at 4144 (2096) to other coordinates than the file bytes (its own H5Dread reads 0)";
   static const std::vector<KnownFailure> kTable = {
-      {"index_types/hdf5/h5fc_edge_v3.h5", "decode", "DSET_EDGE/",
-       "the dataset does not filter partial edge chunks (H5D_CHUNK_DONT_FILTER_PARTIAL_CHUNKS); "
-       "scan references the raw edge chunks under the deflate pipeline, so zarr cannot decode "
-       "them (Python kerchunk 0.2.2 does the same)"},
       {"index_types/hdf5/h5fc_ext[1_]*.h5", "source", "DSET_EA", kEaWalker},
       {"index_types/hdf5/h5fc_non_v3.h5", "source", "DSET_EA", kEaWalker},
   };
