@@ -40,7 +40,8 @@ int main(int argc, char** argv) {
     args.insert(args.begin() + 1, program.substr(std::string_view("kerchunk-").size()));
   }
 
-  CLI::App app{"kerchunk: build, compress and check Kerchunk reference indexes for NetCDF/HDF5"};
+  CLI::App app{"kerchunk: build, compress and check Kerchunk reference indexes for NetCDF/HDF5",
+               "kerchunk"};
   app.require_subcommand(1);
   app.set_version_flag("--version", std::string("kerchunk ") + KERCHUNK_VERSION);
   app.footer(
