@@ -4,7 +4,7 @@
 
 #include <algorithm>
 
-#include "codecs/utf8.h"
+#include "kerchunk/json/json_value.h"
 #include "kerchunk/util/byte_reader.h"
 #include "kerchunk/util/checked_math.h"
 
@@ -58,7 +58,7 @@ void AppendNested(const StringArray& items, size_t depth, uint64_t& next, std::s
   if (depth == items.shape.size()) {
     const auto& item = items.values[next++];
     if (item) {
-      internal::AppendAsciiJsonString(*item, out);
+      json::AppendString(out, *item);
     } else {
       out += "null";
     }
@@ -111,7 +111,7 @@ class Json2Codec final : public ObjectCodec {
                                   items.values.size(), count);
     }
     for (const auto& v : items.values) {
-      if (v && !internal::IsValidUtf8(*v)) {
+      if (v && !json::IsValidUtf8(*v)) {
         return InvalidArgumentError("json2: an item is not valid UTF-8");
       }
     }
@@ -160,7 +160,7 @@ class VlenCodec final : public ObjectCodec {
     for (uint32_t i = 0; i < n; ++i) {
       KERCHUNK_ASSIGN_OR_RETURN(uint32_t length, r.U32("item length"));
       KERCHUNK_ASSIGN_OR_RETURN(std::string_view item, r.Chars(length, "item"));
-      if (utf8_ && !internal::IsValidUtf8(item)) {
+      if (utf8_ && !json::IsValidUtf8(item)) {
         return DataLossError("{}: item {} is not valid UTF-8", id(), i);
       }
       out.values.emplace_back(std::string(item));

@@ -8,6 +8,7 @@
 #include "hdf5/dataset_translator_chunks.h"
 #include "hdf5/filters_mapping.h"
 #include "hdf5/h5_strings.h"
+#include "kerchunk/json/json_value.h"
 #include "kerchunk/hdf5/h5_library.h"
 
 namespace kerchunk::hdf5::internal {
@@ -138,7 +139,7 @@ Status TranslateCompact(TranslationContext& context, hid_t dataset, const std::s
     return LibraryError(fmt::format("dataset /{}: cannot read compact data", path));
   }
   KERCHUNK_ASSIGN_OR_RETURN(ArrayRefs * array, AddArrayMetadata(context, dataset, path, f, meta));
-  if (f.count) array->AddInline(0, data, /*base64=*/!IsValidUtf8(data));
+  if (f.count) array->AddInline(0, data, /*base64=*/!json::IsValidUtf8(data));
   return OkStatus();
 }
 

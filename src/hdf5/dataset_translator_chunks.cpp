@@ -75,8 +75,6 @@ Result<bool> HasStoredData(hid_t dataset, H5D_layout_t layout) {
   return H5Dget_storage_size(dataset) > 0;
 }
 
-bool IsValidUtf8(std::string_view s) { return ToValidUtf8(s) == s; }
-
 namespace {
 
 bool IsAscii(std::string_view s) {

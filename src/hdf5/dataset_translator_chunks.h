@@ -51,7 +51,5 @@ Result<bool> HasStoredData(hid_t dataset, H5D_layout_t layout);
 Status AddChunkReferences(TranslationContext& context, const StoredChunks& stored,
                           ArrayRefs& array);
 
-/// Whether `bytes` is valid UTF-8 (kerchunk stores such inline data as plain text).
-bool IsValidUtf8(std::string_view bytes);
 
 }  // namespace kerchunk::hdf5::internal

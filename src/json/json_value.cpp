@@ -173,7 +173,8 @@ void AppendString(std::string& out, std::string_view s) {
   size_t start = 0;  // start of the pending run of bytes that need no escape
   for (size_t i = 0; i < s.size();) {
     unsigned char c = static_cast<unsigned char>(s[i]);
-    if (c >= 0x20 && c < 0x80 && c != '"' && c != '\\') {
+    // Python escapes everything outside ' '..'~' (DEL 0x7f too).
+    if (c >= 0x20 && c < 0x7F && c != '"' && c != '\\') {
       ++i;
       continue;
     }

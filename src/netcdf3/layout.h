@@ -10,10 +10,6 @@
 
 namespace kerchunk::netcdf3::internal {
 
-/// True when `s` is well-formed UTF-8 (no overlong forms, surrogates or code points past
-/// U+10FFFF).
-bool IsValidUtf8(std::string_view s);
-
 /// Checks the names of dimensions, attributes and variables (see ParseHeader).
 Status CheckNames(const Header& header);
 

@@ -4,13 +4,14 @@
 // would address another key of the store.
 #include <set>
 
+#include "kerchunk/json/json_value.h"
 #include "netcdf3/layout.h"
 
 namespace kerchunk::netcdf3::internal {
 namespace {
 
 Status CheckText(std::string_view name, std::string_view what) {
-  if (!IsValidUtf8(name)) {
+  if (!json::IsValidUtf8(name)) {
     return DataLossError("{} name is not valid UTF-8 ({} bytes)", what, name.size());
   }
   return OkStatus();
@@ -25,42 +26,6 @@ Status CheckAttributes(const std::vector<Attribute>& attributes, std::string_vie
 
 }  // namespace
 
-bool IsValidUtf8(std::string_view s) {
-  size_t i = 0;
-  while (i < s.size()) {
-    auto c = static_cast<unsigned char>(s[i]);
-    if (c < 0x80) {
-      ++i;
-      continue;
-    }
-    int extra;
-    uint32_t cp;
-    if ((c & 0xE0) == 0xC0) {
-      extra = 1;
-      cp = c & 0x1F;
-    } else if ((c & 0xF0) == 0xE0) {
-      extra = 2;
-      cp = c & 0x0F;
-    } else if ((c & 0xF8) == 0xF0) {
-      extra = 3;
-      cp = c & 0x07;
-    } else {
-      return false;
-    }
-    if (s.size() - i <= static_cast<size_t>(extra)) return false;
-    for (int k = 1; k <= extra; ++k) {
-      auto cc = static_cast<unsigned char>(s[i + k]);
-      if ((cc & 0xC0) != 0x80) return false;
-      cp = (cp << 6) | (cc & 0x3F);
-    }
-    static constexpr uint32_t kMinForLength[] = {0, 0x80, 0x800, 0x10000};
-    if (cp < kMinForLength[extra] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) {
-      return false;
-    }
-    i += extra + 1;
-  }
-  return true;
-}
 
 Status CheckNames(const Header& header) {
   for (const auto& d : header.dimensions) KERCHUNK_RETURN_IF_ERROR(CheckText(d.name, "dimension"));

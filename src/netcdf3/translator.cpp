@@ -8,37 +8,8 @@
 namespace kerchunk::netcdf3 {
 namespace {
 
-// Compact JSON with every non-ASCII character escaped as \uXXXX (a surrogate pair above
-// U+FFFF), as zarr writes metadata (json.dumps(ensure_ascii=True)). zarr 2.x decodes .zattrs and
-// .zarray as ASCII and fails on raw UTF-8, so names and text attributes must arrive escaped.
-// Input strings are valid UTF-8 (ParseHeader checks names; attribute text is decoded with
-// replacement characters), and non-ASCII bytes occur only inside JSON strings.
-std::string DumpAscii(const json::Value& value) {
-  std::string text = value.Dump();
-  std::string out;
-  out.reserve(text.size());
-  for (size_t i = 0; i < text.size();) {
-    auto c = static_cast<unsigned char>(text[i]);
-    if (c < 0x80) {
-      out += text[i++];
-      continue;
-    }
-    int extra = c >= 0xF0 ? 3 : c >= 0xE0 ? 2 : 1;
-    uint32_t cp = c & (0x3F >> extra);
-    for (int k = 1; k <= extra && i + k < text.size(); ++k) {
-      cp = (cp << 6) | (static_cast<unsigned char>(text[i + k]) & 0x3F);
-    }
-    i += extra + 1;
-    if (cp >= 0x10000) {
-      cp -= 0x10000;
-      out += fmt::format("\\u{:04x}\\u{:04x}", 0xD800 + (cp >> 10), 0xDC00 + (cp & 0x3FF));
-    } else {
-      out += fmt::format("\\u{:04x}", cp);
-    }
-  }
-  return out;
-}
-
+// Metadata documents are written with json::Value::Dump, which escapes non-ASCII as \uXXXX as
+// zarr (json.dumps) does: zarr 2.x decodes .zattrs and .zarray as ASCII.
 ZarrArrayMeta ArrayMeta(const Variable& v) {
   ZarrArrayMeta m;
   m.shape = v.shape;
@@ -74,9 +45,9 @@ class ChunkWriter {
 Status AddVariable(const Header& h, const Variable& v, ChunkWriter& chunks, ReferenceSet& out) {
   ZarrArrayMeta meta = ArrayMeta(v);
   KERCHUNK_ASSIGN_OR_RETURN(ChunkGrid grid, meta.Grid());
-  out.entries.push_back({v.name + "/.zarray", EntryValue::Text(DumpAscii(meta.ToJson()))});
+  out.entries.push_back({v.name + "/.zarray", EntryValue::Text(meta.ToJson().Dump())});
   out.entries.push_back(
-      {v.name + "/.zattrs", EntryValue::Text(DumpAscii(VariableAttributesJson(h, v)))});
+      {v.name + "/.zattrs", EntryValue::Text(VariableAttributesJson(h, v).Dump())});
   ArrayRefs& refs = out.AddArray(v.name, std::move(grid));
   uint64_t count = refs.grid().num_chunks();
   if (count == 0 || v.slab_bytes == 0) return OkStatus();
@@ -105,7 +76,7 @@ Result<ReferenceSet> Translate(const Header& header, std::span<const std::byte> 
   out.urls.Intern(url);
   out.entries.push_back({".zgroup", EntryValue::Text(R"({"zarr_format":2})")});
   out.entries.push_back(
-      {".zattrs", EntryValue::Text(DumpAscii(AttributesJson(header.attributes)))});
+      {".zattrs", EntryValue::Text(AttributesJson(header.attributes).Dump())});
   ChunkWriter chunks(file, options.inline_threshold);
   for (const auto& v : header.variables) {
     KERCHUNK_RETURN_IF_ERROR(

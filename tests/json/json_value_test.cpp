@@ -83,6 +83,9 @@ TEST(JsonValueTest, StringsEscapeAndUnescape) {
   std::string ctl;
   AppendString(ctl, std::string("\x01", 1));
   EXPECT_EQ(ctl, "\"\\u0001\"");
+  std::string del;
+  AppendString(del, "\x7f~");  // json.dumps("\x7f~") == '"\\u007f~"'
+  EXPECT_EQ(del, "\"\\u007f~\"");
   std::string invalid;
   AppendString(invalid, "a\xff\xc3");
   EXPECT_EQ(invalid, "\"a\\ufffd\\ufffd\"");
