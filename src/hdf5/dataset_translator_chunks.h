@@ -51,5 +51,4 @@ Result<bool> HasStoredData(hid_t dataset, H5D_layout_t layout);
 Status AddChunkReferences(TranslationContext& context, const StoredChunks& stored,
                           ArrayRefs& array);
 
-
 }  // namespace kerchunk::hdf5::internal

@@ -28,7 +28,4 @@ void ReclaimVlen(hid_t mem_type, hid_t space, void* buffer);
 
 }  // namespace kerchunk::hdf5::internal
 
-namespace kerchunk::hdf5::internal {
-
-
-}  // namespace kerchunk::hdf5::internal
+namespace kerchunk::hdf5::internal {}  // namespace kerchunk::hdf5::internal

@@ -73,8 +73,9 @@ double Value::as_double() const {
 namespace {
 template <typename Object>
 auto LowerBound(Object& o, std::string_view key) {
-  return std::lower_bound(o.begin(), o.end(), key,
-                          [](const Value::Member& m, std::string_view k) { return m.first.compare(k) < 0; });
+  return std::lower_bound(o.begin(), o.end(), key, [](const Value::Member& m, std::string_view k) {
+    return m.first.compare(k) < 0;
+  });
 }
 }  // namespace
 

@@ -26,7 +26,6 @@ Status CheckAttributes(const std::vector<Attribute>& attributes, std::string_vie
 
 }  // namespace
 
-
 Status CheckNames(const Header& header) {
   for (const auto& d : header.dimensions) KERCHUNK_RETURN_IF_ERROR(CheckText(d.name, "dimension"));
   KERCHUNK_RETURN_IF_ERROR(CheckAttributes(header.attributes, "global attributes"));

@@ -75,8 +75,7 @@ Result<ReferenceSet> Translate(const Header& header, std::span<const std::byte> 
   ReferenceSet out;
   out.urls.Intern(url);
   out.entries.push_back({".zgroup", EntryValue::Text(R"({"zarr_format":2})")});
-  out.entries.push_back(
-      {".zattrs", EntryValue::Text(AttributesJson(header.attributes).Dump())});
+  out.entries.push_back({".zattrs", EntryValue::Text(AttributesJson(header.attributes).Dump())});
   ChunkWriter chunks(file, options.inline_threshold);
   for (const auto& v : header.variables) {
     KERCHUNK_RETURN_IF_ERROR(

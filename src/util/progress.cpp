@@ -37,8 +37,8 @@ void ProgressBar::Draw(uint64_t done) {
   double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
   std::string bar(filled, '#');
   bar.append(kWidth - filled, '.');
-  fmt::print(stderr, "\r{} [{}] {}/{} {:.0f}% {:.1f}s", label_, bar, done, total_,
-             fraction * 100, seconds);
+  fmt::print(stderr, "\r{} [{}] {}/{} {:.0f}% {:.1f}s", label_, bar, done, total_, fraction * 100,
+             seconds);
   std::fflush(stderr);
 }
 

@@ -57,13 +57,13 @@ std::vector<ArrayPlan> PlanArrays(const ReferenceSet& refs,
         geometry[w].push_back({NotFoundError("{} {}", file.path, file.error)});
         continue;
       }
-      geometry[w].push_back(
-          DescribeFile(info, task.group, task.only_url, source, sources, refs.urls, logs[w].back()));
+      geometry[w].push_back(DescribeFile(info, task.group, task.only_url, source, sources,
+                                         refs.urls, logs[w].back()));
       const Status& error = geometry[w].back().error;
       if (source && !error.ok() && error.code() != StatusCode::kUnsupported) {
         logs[w].back().Fail(refs.urls[url],
-                            fmt::format("{}: cannot compare with the original file: {}",
-                                        info.path, error.message()));
+                            fmt::format("{}: cannot compare with the original file: {}", info.path,
+                                        error.message()));
       }
     }
   });

@@ -183,7 +183,8 @@ TEST_P(KerchunkFailedFileTest, GivesTheRecordedOutcome) {
 }
 
 INSTANTIATE_TEST_SUITE_P(LogJson, KerchunkFailedFileTest,
-                         ::testing::ValuesIn(KerchunkFailedFileOutcomes()), [](const auto& param_info) {
+                         ::testing::ValuesIn(KerchunkFailedFileOutcomes()),
+                         [](const auto& param_info) {
                            return CorpusTestName(std::string(param_info.param.file));
                          });
 

@@ -112,7 +112,9 @@ TEST_P(ScannedCorpusTest, PassesVerifyWithSource) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Corpus, ScannedCorpusTest, ::testing::ValuesIn(CatalogueFiles()),
-                         [](const auto& param_info) { return CorpusTestName("data/" + param_info.param); });
+                         [](const auto& param_info) {
+                           return CorpusTestName("data/" + param_info.param);
+                         });
 GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(ScannedCorpusTest);
 
 // The golden table's kind of a difference --against reports.

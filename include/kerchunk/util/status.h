@@ -82,7 +82,7 @@ Status InternalError(fmt::format_string<Args...> f, Args&&... args) {
 template <typename T>
 class [[nodiscard]] Result {
  public:
-  Result(T value) : state_(std::in_place_index<0>, std::move(value)) {}  // NOLINT: implicit
+  Result(T value) : state_(std::in_place_index<0>, std::move(value)) {}        // NOLINT: implicit
   Result(Status status) : state_(std::in_place_index<1>, std::move(status)) {  // NOLINT
     assert(!std::get<1>(state_).ok() && "a Result cannot hold an OK status without a value");
   }
@@ -129,12 +129,11 @@ Status AsStatus(const Result<T>& r) {
 #define KERCHUNK_CONCAT(a, b) KERCHUNK_CONCAT_INNER(a, b)
 
 /// Returns the Status of `expr` (a Status or a Result) from the enclosing function on error.
-#define KERCHUNK_RETURN_IF_ERROR(expr)                                          \
-  do {                                                                          \
-    if (auto kerchunk_status_ = ::kerchunk::internal::AsStatus(expr);           \
-        !kerchunk_status_.ok()) {                                               \
-      return kerchunk_status_;                                                  \
-    }                                                                           \
+#define KERCHUNK_RETURN_IF_ERROR(expr)                                                          \
+  do {                                                                                          \
+    if (auto kerchunk_status_ = ::kerchunk::internal::AsStatus(expr); !kerchunk_status_.ok()) { \
+      return kerchunk_status_;                                                                  \
+    }                                                                                           \
   } while (false)
 
 /// `KERCHUNK_ASSIGN_OR_RETURN(auto x, F());` declares x = *F() or returns F()'s error.
