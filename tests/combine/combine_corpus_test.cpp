@@ -51,10 +51,13 @@ struct Value {
 };
 
 // URLs relative to ../shared, as Python's are ("data/timeseries/..."); our scans write
-// absolute paths.
+// absolute paths, with symbolic links resolved (../shared may be a link).
 std::string RelativeUrl(const std::string& url) {
-  std::string prefix = testing::SharedDir()->string() + "/";
-  return url.starts_with(prefix) ? url.substr(prefix.size()) : url;
+  for (const fs::path& dir : {*testing::SharedDir(), fs::weakly_canonical(*testing::SharedDir())}) {
+    const std::string prefix = dir.string() + "/";
+    if (url.starts_with(prefix)) return url.substr(prefix.size());
+  }
+  return url;
 }
 
 std::map<std::string, Value> Flatten(const ReferenceSet& r) {
