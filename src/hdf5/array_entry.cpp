@@ -29,4 +29,20 @@ Result<ArrayEntryFormat> ArrayEntryFormat::Make(const File& file, const ByteRead
   return f;
 }
 
+Status VisitArrayEntries(const File& file, const ArrayEntryFormat& format,
+                         std::span<const std::byte> bytes, uint64_t first, ChunkOdometer& odometer,
+                         std::string_view what, uint64_t where, const ChunkVisitor& visit) {
+  const auto* p = reinterpret_cast<const uint8_t*>(bytes.data());
+  const uint64_t n = bytes.size() / format.entry_size;
+  const unsigned o = file.offset_size();
+  odometer.Seek(first);
+  for (uint64_t i = 0; i < n; ++i, p += format.entry_size, odometer.Next()) {
+    ArrayEntry e = DecodeArrayEntry(p, o, format);
+    if (e.address == kUndefinedAddress) continue;
+    KERCHUNK_ASSIGN_OR_RETURN(uint64_t offset, ChunkFileOffset(file, e.address, what, where));
+    KERCHUNK_RETURN_IF_ERROR(visit(odometer.coords(), offset, e.size, e.filter_mask));
+  }
+  return OkStatus();
+}
+
 }  // namespace kerchunk::hdf5::internal

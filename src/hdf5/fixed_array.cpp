@@ -76,18 +76,8 @@ class FixedArrayWalk {
 };
 
 Status FixedArrayWalk::Entries(std::span<const std::byte> bytes, uint64_t first, uint64_t where) {
-  const auto* p = reinterpret_cast<const uint8_t*>(bytes.data());
-  const uint64_t n = bytes.size() / h_.format.entry_size;
-  const unsigned o = file_.offset_size();
-  odometer_.Seek(first);
-  for (uint64_t i = 0; i < n; ++i, p += h_.format.entry_size, odometer_.Next()) {
-    ArrayEntry e = DecodeArrayEntry(p, o, h_.format);
-    if (e.address == kUndefinedAddress) continue;
-    KERCHUNK_ASSIGN_OR_RETURN(uint64_t offset,
-                              ChunkFileOffset(file_, e.address, "fixed array data block", where));
-    KERCHUNK_RETURN_IF_ERROR(visit_(odometer_.coords(), offset, e.size, e.filter_mask));
-  }
-  return OkStatus();
+  return VisitArrayEntries(file_, h_.format, bytes, first, odometer_, "fixed array data block",
+                           where, visit_);
 }
 
 Status FixedArrayWalk::Run() {

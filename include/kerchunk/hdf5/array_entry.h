@@ -6,7 +6,10 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
+#include <string_view>
 
+#include "kerchunk/hdf5/chunk_geometry.h"
 #include "kerchunk/hdf5/file.h"
 #include "kerchunk/util/byte_reader.h"
 
@@ -53,5 +56,12 @@ inline ArrayEntry DecodeArrayEntry(const uint8_t* p, unsigned offset_size,
   }
   return e;
 }
+
+/// Visits the chunks of consecutive entries `bytes` (a whole number of entries) whose first has
+/// linear index `first`, skipping unallocated ones; `what` and `where` name the block in errors.
+/// The loop of both the fixed and the extensible array walkers.
+Status VisitArrayEntries(const File& file, const ArrayEntryFormat& format,
+                         std::span<const std::byte> bytes, uint64_t first, ChunkOdometer& odometer,
+                         std::string_view what, uint64_t where, const ChunkVisitor& visit);
 
 }  // namespace kerchunk::hdf5::internal
