@@ -63,14 +63,9 @@ Result<RunSummary> RunCombineFiles(const CombineFilesOptions& options,
   for (const std::string& warning : summary.warnings) {
     internal::Warn(streams, "combine", options.quiet, warning);
   }
-  CountReferences(combined, summary);
-  KERCHUNK_ASSIGN_OR_RETURN(
-      summary.output_bytes,
-      internal::WriteReferences(options.output, combined, WriteOptions{options.combine.templates},
-                                streams.out));
-  summary.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  summary.peak_rss_bytes = PeakRssBytes();
-  internal::EmitSummary(summary, options.summary_format, options.quiet, streams);
+  KERCHUNK_RETURN_IF_ERROR(
+      internal::FinishRun(combined, options.output, WriteOptions{options.combine.templates}, start,
+                          options.summary_format, options.quiet, streams, summary));
   return summary;
 }
 

@@ -133,4 +133,16 @@ Status NameFile(Status status, const std::string& path) {
   return std::move(status).Annotate(path);
 }
 
+Status FinishRun(const ReferenceSet& refs, const std::string& output, const WriteOptions& write,
+                 std::chrono::steady_clock::time_point start, SummaryFormat format, bool quiet,
+                 const CommandStreams& streams, RunSummary& summary) {
+  CountReferences(refs, summary);
+  KERCHUNK_ASSIGN_OR_RETURN(summary.output_bytes,
+                            WriteReferences(output, refs, write, streams.out));
+  summary.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  summary.peak_rss_bytes = PeakRssBytes();
+  EmitSummary(summary, format, quiet, streams);
+  return OkStatus();
+}
+
 }  // namespace kerchunk::internal

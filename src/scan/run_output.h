@@ -1,6 +1,7 @@
 // Helpers shared by the scan and combine drivers: the output file, combining, the summary.
 #pragma once
 
+#include <chrono>
 #include <optional>
 #include <ostream>
 #include <string>
@@ -57,6 +58,12 @@ void Warn(const CommandStreams& streams, const std::string& command, bool quiet,
 /// `out`), text to `err` unless quiet.
 void EmitSummary(const RunSummary& summary, SummaryFormat format, bool quiet,
                  const CommandStreams& streams);
+
+/// The end of a scan or combine run: counts `refs` into `summary`, writes them to `output`,
+/// records the time since `start` and the peak RSS, and emits the summary.
+Status FinishRun(const ReferenceSet& refs, const std::string& output, const WriteOptions& write,
+                 std::chrono::steady_clock::time_point start, SummaryFormat format, bool quiet,
+                 const CommandStreams& streams, RunSummary& summary);
 
 /// `message` prefixed with "path: " unless it already names the path.
 Status NameFile(Status status, const std::string& path);

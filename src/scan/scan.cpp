@@ -217,14 +217,9 @@ Result<RunSummary> RunScan(const ScanOptions& options, const CommandStreams& str
   KERCHUNK_ASSIGN_OR_RETURN(
       ReferenceSet refs,
       Assemble(std::move(collected), named, all_files.size(), options, streams, summary));
-  CountReferences(refs, summary);
-  KERCHUNK_ASSIGN_OR_RETURN(
-      summary.output_bytes,
-      internal::WriteReferences(options.output, refs, WriteOptions{options.combine.templates},
-                                streams.out));
-  summary.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  summary.peak_rss_bytes = PeakRssBytes();
-  internal::EmitSummary(summary, options.summary_format, options.quiet, streams);
+  KERCHUNK_RETURN_IF_ERROR(
+      internal::FinishRun(refs, options.output, WriteOptions{options.combine.templates}, start,
+                          options.summary_format, options.quiet, streams, summary));
   return summary;
 }
 
