@@ -6,6 +6,8 @@
 #include <cmath>
 #include <limits>
 
+#include "kerchunk/util/xml.h"
+
 namespace kerchunk::bench::internal {
 namespace {
 
@@ -13,29 +15,6 @@ constexpr double kPanelWidth = 520, kPanelHeight = 400;
 constexpr double kLeft = 70, kRight = 150, kTop = 40, kBottom = 50;  // margins inside a panel
 constexpr const char* kColors[] = {"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd",
                                    "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf"};
-
-std::string Escape(const std::string& text) {
-  std::string out;
-  for (char c : text) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      default:
-        out += c;
-    }
-  }
-  return out;
-}
 
 // The log10 range [lo, hi] covering every positive value of the panel, with a margin.
 struct Range {
@@ -79,7 +58,7 @@ class PanelDrawer {
     std::string svg =
         fmt::format(R"svg(<text x="{:.1f}" y="24" font-size="15" text-anchor="middle">{}</text>)svg"
                     "\n",
-                    x0_ + kLeft + PlotWidth() / 2, Escape(panel_.title));
+                    x0_ + kLeft + PlotWidth() / 2, XmlEscaped(panel_.title));
     svg += Axes();
     svg += Yardstick();
     for (size_t i = 0; i < panel_.series.size(); ++i) svg += Line(panel_.series[i], i);
@@ -121,12 +100,12 @@ class PanelDrawer {
     svg += fmt::format(
         R"svg(<text x="{:.1f}" y="{:.1f}" font-size="12" text-anchor="middle">{}</text>)svg"
         "\n",
-        left + PlotWidth() / 2, bottom + 36, Escape(panel_.x_label));
+        left + PlotWidth() / 2, bottom + 36, XmlEscaped(panel_.x_label));
     svg += fmt::format(
         R"svg(<text transform="translate({:.1f},{:.1f}) rotate(-90)" font-size="12" )svg"
         R"svg(text-anchor="middle">{}</text>)svg"
         "\n",
-        x0_ + 18, kTop + PlotHeight() / 2, Escape(panel_.y_label));
+        x0_ + 18, kTop + PlotHeight() / 2, XmlEscaped(panel_.y_label));
     return svg;
   }
 
@@ -163,7 +142,7 @@ class PanelDrawer {
         R"svg(<text x="{:.1f}" y="{:.1f}" font-size="12">{}</text>)svg"
         "\n",
         points, color, markers, legend_x, legend_y, legend_x + 18, legend_y, color, legend_x + 24,
-        legend_y + 4, Escape(s.label));
+        legend_y + 4, XmlEscaped(s.label));
   }
 
   const Panel& panel_;
@@ -184,7 +163,7 @@ std::string LogLogSvg(const std::string& title, const std::vector<Panel>& panels
       "\n"
       R"svg(<text x="{2:.1f}" y="{1:.0f}" font-size="12" text-anchor="middle" fill="#555">{3}</text>)svg"
       "\n",
-      width, height - 8, width / 2, Escape(title));
+      width, height - 8, width / 2, XmlEscaped(title));
   for (size_t i = 0; i < panels.size(); ++i) {
     svg += PanelDrawer(panels[i], kPanelWidth * static_cast<double>(i)).Draw();
   }

@@ -2,51 +2,16 @@
 // as one suite per check with one test case per array.
 #include <fmt/format.h>
 
+#include "kerchunk/util/xml.h"
 #include "kerchunk/verify/report.h"
 #include "verify/report_common.h"
 
 namespace kerchunk::verify {
 namespace {
 
-// Escapes text for XML attributes and character data. Control characters other than tab and
-// newline cannot appear in XML 1.0 at all (not even escaped), so they become '?'.
-void AppendEscaped(std::string& out, std::string_view text) {
-  for (char c : text) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      case '\'':
-        out += "&apos;";
-        break;
-      case '\t':
-      case '\n':
-        out += c;
-        break;
-      default:
-        out += static_cast<unsigned char>(c) < 0x20 ? '?' : c;
-    }
-  }
-}
-
-std::string Escaped(std::string_view text) {
-  std::string out;
-  AppendEscaped(out, text);
-  return out;
-}
-
 void AppendMessages(std::string& out, const CaseLog& log) {
   for (const Finding& f : log.findings()) {
-    AppendEscaped(out, f.message);
+    AppendXmlEscaped(out, f.message);
     out += '\n';
   }
   if (log.failures() > log.findings().size()) {
@@ -59,27 +24,28 @@ void AppendCase(std::string& out, const CaseLog& log, bool advisory) {
   const std::string suite(CheckName(log.check()));
   const std::string name = log.name().empty() ? "(root)" : log.name();
   out += fmt::format("    <testcase classname=\"kerchunk.verify.{}\" name=\"{}\">\n", suite,
-                     Escaped(name));
+                     XmlEscaped(name));
   if (log.failures() > 0 && advisory) {
     out += "      <system-out>warnings:\n";
     AppendMessages(out, log);
     out += "</system-out>\n";
   } else if (log.failures() > 0) {
     out += fmt::format("      <failure type=\"{}\" message=\"{}\">", suite,
-                       Escaped(internal::Plural(log.failures(), "problem") + ": " +
-                               (log.findings().empty() ? "" : log.findings()[0].message)));
+                       XmlEscaped(internal::Plural(log.failures(), "problem") + ": " +
+                                  (log.findings().empty() ? "" : log.findings()[0].message)));
     AppendMessages(out, log);
     out += "</failure>\n";
   } else if (log.examined() == 0 && log.skipped() > 0) {
-    out += fmt::format("      <skipped message=\"{}\"/>\n",
-                       Escaped(fmt::format("{} not checked: {}", internal::Grouped(log.skipped()),
+    out +=
+        fmt::format("      <skipped message=\"{}\"/>\n",
+                    XmlEscaped(fmt::format("{} not checked: {}", internal::Grouped(log.skipped()),
                                            log.skip_reason())));
   }
   if (log.skipped() > 0 && (log.examined() > 0 || log.failures() > 0)) {
-    out += fmt::format(
-        "      <system-out>{}</system-out>\n",
-        Escaped(fmt::format("{} of {} not checked: {}", internal::Grouped(log.skipped()),
-                            internal::Grouped(log.skipped() + log.examined()), log.skip_reason())));
+    out += fmt::format("      <system-out>{}</system-out>\n",
+                       XmlEscaped(fmt::format(
+                           "{} of {} not checked: {}", internal::Grouped(log.skipped()),
+                           internal::Grouped(log.skipped() + log.examined()), log.skip_reason())));
   }
   out += "    </testcase>\n";
 }
@@ -92,7 +58,7 @@ std::string JunitReport(const Report& report) {
   size_t failed_cases = 0;
   for (const CaseLog* c : cases) failed_cases += c->failures() > 0 && !report.advisory(c->check());
   out += fmt::format("<testsuites name=\"kerchunk verify {}\" tests=\"{}\" failures=\"{}\">\n",
-                     Escaped(report.facts().path), cases.size(), failed_cases);
+                     XmlEscaped(report.facts().path), cases.size(), failed_cases);
   for (size_t i = 0; i < kCheckCount; ++i) {
     const Check check = static_cast<Check>(i);
     if (!report.ran(check)) continue;
