@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -82,6 +83,12 @@ struct PackedContents {
 
 /// Serializes to the packed JSON text; `readable` writes plain JSON arrays instead of base64.
 std::string SerializePacked(const PackedContents& contents, bool readable);
+/// The JSON object of one generator (one element of "generators").
+void AppendGenerator(std::string& out, const GeneratorColumns& g, bool readable);
+/// The packed JSON text from its parts, generators given as AppendGenerator wrote them.
+std::string AssemblePacked(const ReferenceDigest& checksum, std::string_view kerchunk_json,
+                           const std::vector<std::string>& urls,
+                           std::span<const std::string> generators);
 /// Parses packed JSON text: syntax, types, format name and version, column encodings. Errors:
 /// InvalidArgument for malformed JSON or a file that is not a packed file, Unsupported for a
 /// newer format version, DataLoss for a malformed field (naming the generator and the field).

@@ -10,122 +10,74 @@
 #include "radix_sort.h"
 #include "rice_codec.h"
 #include "stream_order.h"
+#include "value_counter.h"
 
 namespace kerchunk::pack::internal {
 namespace {
 
-// A reference in stream order: its slot, variable and position in that variable's rows.
-struct StreamItem {
-  uint64_t slot;
-  uint32_t var;
-  uint64_t item;
-};
-
-// The references of a group, read in place from the arrays: reference i of variable v is row
-// rows[v][i] of its ArrayRefs (copying the columns would double the memory traffic of pack).
-class GroupData {
- public:
-  GroupData(std::span<const GroupVariable> vars, const std::vector<uint32_t>& url_ids)
-      : vars_(vars), url_ids_(url_ids), median_(vars.size(), 0) {
-    for (size_t v = 0; v < vars.size(); ++v) {
-      total += vars[v].rows.size();
-      std::vector<uint64_t> lengths;
-      lengths.reserve(vars[v].rows.size());
-      for (size_t i = 0; i < size(v); ++i) lengths.push_back(length(v, i));
-      if (lengths.empty()) continue;
-      auto mid = lengths.begin() + static_cast<ptrdiff_t>((lengths.size() - 1) / 2);
-      std::nth_element(lengths.begin(), mid, lengths.end());
-      median_[v] = *mid;
-    }
-  }
-
-  size_t variables() const { return vars_.size(); }
-  size_t size(size_t v) const { return vars_[v].rows.size(); }
-  uint64_t chunk(size_t v, size_t i) const { return array(v).chunks()[row(v, i)]; }
-  uint64_t offset(size_t v, size_t i) const { return array(v).offsets()[row(v, i)]; }
-  uint64_t length(size_t v, size_t i) const { return array(v).lengths()[row(v, i)]; }
-  uint32_t url(size_t v, size_t i) const { return url_ids_[array(v).urls()[row(v, i)]]; }
-  /// Zig-zag of the length minus the variable's median: the residual of the constant predictor.
-  uint64_t residual(size_t v, size_t i) const { return ZigZag(length(v, i) - median_[v]); }
-  /// Index of the first reference of variable v whose chunk is >= `limit`.
-  size_t LowerBound(size_t v, uint64_t limit) const {
-    size_t lo = 0, hi = size(v);
-    while (lo < hi) {
-      size_t mid = lo + (hi - lo) / 2;
-      if (chunk(v, mid) < limit) {
-        lo = mid + 1;
-      } else {
-        hi = mid;
-      }
-    }
-    return lo;
-  }
-
-  uint64_t total = 0;
-
- private:
-  const ArrayRefs& array(size_t v) const { return *vars_[v].array; }
-  uint64_t row(size_t v, size_t i) const { return vars_[v].rows[i]; }
-
-  std::span<const GroupVariable> vars_;
-  const std::vector<uint32_t>& url_ids_;
-  std::vector<uint64_t> median_;
-};
-
-// Calls fn(slot, var, item) for the references in the order `order` visits them, for the
-// chunks below `chunk_limit`. Each variable's references are in increasing chunk order, so
-// this is a merge by block.
-template <typename Fn>
-void ForEachInOrder(const GroupData& d, const StreamOrder& order, Fn&& fn,
-                    uint64_t chunk_limit = UINT64_MAX) {
-  const size_t vars = d.variables();
-  const uint64_t g = order.interleave(), chunks = order.chunks();
-  std::vector<size_t> next(vars, 0), end(vars);
-  for (size_t v = 0; v < vars; ++v) {
-    end[v] = chunk_limit == UINT64_MAX ? d.size(v) : d.LowerBound(v, chunk_limit);
-  }
-  for (;;) {
-    uint64_t block = UINT64_MAX;
-    for (size_t v = 0; v < vars; ++v) {
-      if (next[v] < end[v]) block = std::min(block, d.chunk(v, next[v]) / g);
-    }
-    if (block == UINT64_MAX) break;
-    const uint64_t start = block * g, width = std::min(g, chunks - start);
-    const uint64_t base = start * vars;  // slots of the blocks before
-    for (size_t v = 0; v < vars; ++v) {
-      for (size_t& i = next[v]; i < end[v]; ++i) {
-        const uint64_t chunk = d.chunk(v, i);
-        if (chunk >= start + width) break;
-        fn(base + v * width + (chunk - start), static_cast<uint32_t>(v), i);
-      }
-    }
-  }
+uint64_t TotalReferences(std::span<const GroupVariable> vars) {
+  uint64_t n = 0;
+  for (const auto& v : vars) n += v.size();
+  return n;
 }
 
-std::vector<StreamItem> BuildStream(const GroupData& d, const StreamOrder& order) {
-  std::vector<StreamItem> items;
-  items.reserve(d.total);
-  ForEachInOrder(d, order, [&](uint64_t slot, uint32_t var, uint64_t item) {
-    items.push_back({slot, var, item});
-  });
-  return items;
+// The most common value (the smallest of equally common ones), by sorting.
+uint64_t ModeBySorting(std::vector<uint64_t>& values) {
+  if (values.empty()) return 0;
+  RadixSort(values);
+  uint64_t best = values[0], best_count = 0;
+  for (size_t i = 0; i < values.size();) {
+    size_t j = i;
+    while (j < values.size() && values[j] == values[i]) ++j;
+    if (j - i > best_count) {
+      best_count = j - i;
+      best = values[i];
+    }
+    i = j;
+  }
+  return best;
+}
+
+// ---- Choosing the order, on a sample --------------------------------------------------------
+
+// Each variable's median length, estimated on at most kMedianSample evenly spaced references:
+// the centers LayoutCost codes lengths against to compare orders.
+constexpr uint64_t kMedianSample = 4096;
+
+std::vector<uint64_t> EstimatedMedians(std::span<const GroupVariable> vars) {
+  std::vector<uint64_t> medians;
+  std::vector<uint64_t> lengths;
+  for (const auto& v : vars) {
+    const size_t step = std::max<size_t>(1, v.size() / kMedianSample);
+    lengths.clear();
+    for (size_t i = 0; i < v.size(); i += step) lengths.push_back(v.lengths[i]);
+    if (lengths.empty()) {
+      medians.push_back(0);
+      continue;
+    }
+    auto mid = lengths.begin() + static_cast<ptrdiff_t>((lengths.size() - 1) / 2);
+    std::nth_element(lengths.begin(), mid, lengths.end());
+    medians.push_back(*mid);
+  }
+  return medians;
 }
 
 // Bytes (before base64) of the presence, gap and file columns and of the lengths coded against
 // each variable's median, for comparing orders on the chunks below `chunk_limit`.
-uint64_t LayoutCost(const GroupData& d, const StreamOrder& order, uint64_t k,
-                    uint64_t chunk_limit) {
+uint64_t LayoutCost(std::span<const GroupVariable> vars, const StreamOrder& order,
+                    const std::vector<uint64_t>& medians, uint64_t k, uint64_t chunk_limit) {
   uint64_t bytes = 0, end = 0, next_slot = 0, run = 0, last_gap = 0, last_switch = 0, i = 0;
   uint64_t bits = 0;
   uint32_t url = UINT32_MAX;
   // A gap costs bytes where it differs from the variable's default gap, which is estimated here
   // as the variable's previous gap (constant strides cost nothing, as with the real default).
-  std::vector<uint64_t> previous_gap(d.variables(), 0);
+  std::vector<uint64_t> previous_gap(vars.size(), 0);
   std::vector<uint64_t> block;
   block.reserve(k);
   ForEachInOrder(
-      d, order,
+      vars, order,
       [&](uint64_t slot, uint32_t var, uint64_t item) {
+        const GroupVariable& v = vars[var];
         if (slot != next_slot || run == 0) {  // a new present run
           if (run) bytes += VarintSize(run);
           bytes += VarintSize(slot - next_slot);
@@ -133,19 +85,19 @@ uint64_t LayoutCost(const GroupData& d, const StreamOrder& order, uint64_t k,
         }
         ++run;
         next_slot = slot + 1;
-        uint64_t offset = d.offset(var, item), gap = offset - end;
+        const uint64_t offset = v.offsets[item], gap = offset - end;
         if (gap != previous_gap[var]) {
           bytes += VarintSize(i - last_gap) + VarintSize(ZigZag(gap - previous_gap[var]));
           last_gap = i;
           previous_gap[var] = gap;
         }
-        if (d.url(var, item) != url) {
+        if (v.urls[item] != url) {
           bytes += VarintSize(i - last_switch) + 2;
           last_switch = i;
-          url = d.url(var, item);
+          url = v.urls[item];
         }
-        end = offset + d.length(var, item);
-        block.push_back(d.residual(var, item));
+        end = offset + v.lengths[item];
+        block.push_back(ZigZag(v.lengths[item] - medians[var]));
         if (block.size() == k) {
           bits += RiceCodec::EstimateBits(block);
           block.clear();
@@ -163,11 +115,11 @@ uint64_t LayoutCost(const GroupData& d, const StreamOrder& order, uint64_t k,
 // shows in far fewer references than a large index holds.
 constexpr uint64_t kSampleReferences = 1 << 16;
 
-uint64_t SampleChunkLimit(const GroupData& d, uint64_t chunks) {
-  if (d.total <= 2 * kSampleReferences) return UINT64_MAX;
+uint64_t SampleChunkLimit(std::span<const GroupVariable> vars, uint64_t total, uint64_t chunks) {
+  if (total <= 2 * kSampleReferences) return UINT64_MAX;
   auto below = [&](uint64_t limit) {
     uint64_t n = 0;
-    for (size_t v = 0; v < d.variables(); ++v) n += d.LowerBound(v, limit);
+    for (const auto& v : vars) n += v.LowerBound(limit);
     return n;
   };
   uint64_t lo = 1, hi = chunks;  // smallest limit with at least kSampleReferences below it
@@ -183,18 +135,20 @@ uint64_t SampleChunkLimit(const GroupData& d, uint64_t chunks) {
 }
 
 // Candidate interleaves: chunk-major, variable-major, one first-dimension index per turn, and
-// the usual run of chunks a variable keeps in one file (one file per turn).
-std::vector<uint64_t> CandidateInterleaves(const GroupData& d, uint64_t chunks, uint64_t inner) {
+// the usual run of chunks the first variable keeps in one file (one file per turn), as seen in
+// the chunks below `chunk_limit`.
+std::vector<uint64_t> CandidateInterleaves(std::span<const GroupVariable> vars, uint64_t chunks,
+                                           uint64_t inner, uint64_t chunk_limit) {
   std::vector<uint64_t> out = {chunks};
-  if (d.variables() == 1) return out;  // one variable: every order is the same
+  if (vars.size() == 1) return out;  // one variable: every order is the same
   out.push_back(1);
   if (inner > 1 && inner < chunks) out.push_back(inner);
+  const GroupVariable& v = vars[0];
+  const size_t end = chunk_limit == UINT64_MAX ? v.size() : v.LowerBound(chunk_limit);
   std::map<uint64_t, uint64_t> runs;  // run length -> how many runs
-  for (size_t i = 0; i < d.size(0);) {
+  for (size_t i = 0; i < end;) {
     size_t j = i + 1;
-    while (j < d.size(0) && d.chunk(0, j) == d.chunk(0, j - 1) + 1 && d.url(0, j) == d.url(0, i)) {
-      ++j;
-    }
+    while (j < end && v.chunks[j] == v.chunks[j - 1] + 1 && v.urls[j] == v.urls[i]) ++j;
     ++runs[j - i];
     i = j;
   }
@@ -206,83 +160,180 @@ std::vector<uint64_t> CandidateInterleaves(const GroupData& d, uint64_t chunks, 
   return out;
 }
 
-// The most common value (the smallest of equally common ones).
-uint64_t Mode(std::vector<uint64_t>& values) {
-  if (values.empty()) return 0;
-  // Gaps usually have a majority value (0, or a record stride): Boyer-Moore's vote finds it in
-  // one pass, a count confirms it; only otherwise sort.
-  uint64_t candidate = values[0], votes = 0;
-  for (uint64_t v : values) {
-    if (votes == 0) candidate = v;
-    if (v == candidate) {
-      ++votes;
+StreamOrder ChooseOrder(std::span<const GroupVariable> vars, uint64_t total, uint64_t chunks,
+                        uint64_t inner, uint64_t k) {
+  const uint64_t chunk_limit = SampleChunkLimit(vars, total, chunks);
+  const std::vector<uint64_t> candidates = CandidateInterleaves(vars, chunks, inner, chunk_limit);
+  std::optional<StreamOrder> best;
+  if (candidates.size() == 1) return *StreamOrder::Make(vars.size(), chunks, candidates[0]);
+  const std::vector<uint64_t> medians = EstimatedMedians(vars);
+  uint64_t best_cost = UINT64_MAX;
+  for (uint64_t interleave : candidates) {
+    auto order = StreamOrder::Make(vars.size(), chunks, interleave);
+    uint64_t cost = LayoutCost(vars, *order, medians, k, chunk_limit);
+    if (cost < best_cost) {
+      best_cost = cost;
+      best = order;
+    }
+  }
+  return *best;
+}
+
+// ---- Pass 1: what the encoding needs to know about the whole stream --------------------------
+
+struct Survey {
+  Survey(size_t variables, uint64_t total, uint64_t k, uint64_t inner)
+      : gap_candidate(variables, 0),
+        votes(variables, 0),
+        count(variables, 0),
+        sample(total, k, inner) {}
+
+  // Each variable's usual gap (offset - end of the reference before) by Boyer-Moore's majority
+  // vote: one pass, no memory per reference; the encoding pass confirms it.
+  std::vector<uint64_t> gap_candidate, votes, count;
+  ValueCounter lengths;  // for the modal length of the statistics
+  LengthSample sample;   // for the predictor
+};
+
+void SurveyStream(std::span<const GroupVariable> vars, const StreamOrder& order, Survey& s) {
+  uint64_t end = 0;
+  ForEachInOrder(vars, order, [&](uint64_t, uint32_t var, uint64_t item) {
+    const GroupVariable& v = vars[var];
+    const uint64_t offset = v.offsets[item], length = v.lengths[item], gap = offset - end;
+    if (s.votes[var] == 0) s.gap_candidate[var] = gap;
+    if (gap == s.gap_candidate[var]) {
+      ++s.votes[var];
     } else {
-      --votes;
+      --s.votes[var];
     }
-  }
-  if (static_cast<uint64_t>(std::count(values.begin(), values.end(), candidate)) * 2 >
-      values.size()) {
-    return candidate;
-  }
-  RadixSort(values);
-  uint64_t best = values[0], best_count = 0;
-  for (size_t i = 0; i < values.size();) {
-    size_t j = i;
-    while (j < values.size() && values[j] == values[i]) ++j;
-    if (j - i > best_count) {
-      best_count = j - i;
-      best = values[i];
-    }
-    i = j;
-  }
-  return best;
+    ++s.count[var];
+    end = offset + length;
+    s.lengths.Add(length);
+    s.sample.Offer(length, var, v.chunks[item]);
+  });
 }
 
-// Each variable's default gap: the most common distance from the previous reference's end to
-// its references (0 for contiguous data; the other record variables' bytes for netCDF-3).
-std::vector<uint64_t> DefaultGaps(const GroupData& d, const std::vector<StreamItem>& items) {
-  std::vector<std::vector<uint64_t>> gaps(d.variables());
-  uint64_t end = 0;
-  for (const StreamItem& it : items) {
-    uint64_t offset = d.offset(it.var, it.item);
-    gaps[it.var].push_back(offset - end);
-    end = offset + d.length(it.var, it.item);
-  }
-  std::vector<uint64_t> defaults;
-  for (auto& g : gaps) defaults.push_back(Mode(g));
-  return defaults;
-}
+// ---- Pass 2: the columns --------------------------------------------------------------------
 
-// Offsets as exceptions to the default gaps, URL switches, and block checkpoints.
-void EncodeOffsets(const GroupData& d, const std::vector<StreamItem>& items, GeneratorColumns& g) {
-  g.gap_default = DefaultGaps(d, items);
-  uint64_t end = 0;
+// Writes presence, lengths, ends, gaps and files of the stream. Returns, per variable, how many
+// of its gaps equal its default.
+std::vector<uint64_t> EncodeStream(std::span<const GroupVariable> vars, const StreamOrder& order,
+                                   LengthEncoder& lengths, uint64_t inner, bool positions,
+                                   GeneratorColumns& g) {
+  const uint64_t k = g.checkpoint_interval;
+  std::vector<uint64_t> matches(vars.size(), 0);
+  PresenceRunBuilder presence;
+  uint64_t end = 0, i = 0, in_block = 0;
   uint32_t url = UINT32_MAX;
-  for (size_t i = 0; i < items.size(); ++i) {
-    const StreamItem& it = items[i];
-    if (i % g.checkpoint_interval == 0) g.ends.push_back(end);
-    uint64_t offset = d.offset(it.var, it.item);
-    uint64_t expected = end + g.gap_default[it.var];
+  const uint64_t* defaults = g.gap_default.data();
+  ForEachInOrder(vars, order, [&](uint64_t slot, uint32_t var, uint64_t item) {
+    const GroupVariable& v = vars[var];
+    const uint64_t offset = v.offsets[item], length = v.lengths[item];
+    presence.Add(slot);
+    lengths.Add(length, var, positions ? v.chunks[item] % inner : 0);
+    if (in_block == 0) g.ends.push_back(end);
+    if (++in_block == k) in_block = 0;
+    const uint64_t expected = end + defaults[var];
     if (offset != expected) {
       g.gap_index.push_back(i);
       g.gap_value.push_back(offset - expected);  // modulo 2^64: negative gaps wrap
+    } else {
+      ++matches[var];
     }
-    if (d.url(it.var, it.item) != url) {
-      url = d.url(it.var, it.item);
+    if (v.urls[item] != url) {
+      url = v.urls[item];
       g.file_index.push_back(i);
       g.file_url.push_back(url);
     }
-    end = offset + d.length(it.var, it.item);
-  }
+    end = offset + length;
+    ++i;
+  });
+  g.presence = presence.Finish();
+  return matches;
 }
 
-void FillStats(const std::vector<uint64_t>& lengths, GeneratorColumns& g, uint64_t slots) {
-  ModalLength modal = FindModalLength(lengths);
+// Rewrites the gap columns for new defaults (after a default was found not to be the mode).
+void EncodeGaps(std::span<const GroupVariable> vars, const StreamOrder& order,
+                GeneratorColumns& g) {
+  g.gap_index.clear();
+  g.gap_value.clear();
+  uint64_t end = 0, i = 0;
+  ForEachInOrder(vars, order, [&](uint64_t, uint32_t var, uint64_t item) {
+    const uint64_t offset = vars[var].offsets[item];
+    const uint64_t expected = end + g.gap_default[var];
+    if (offset != expected) {
+      g.gap_index.push_back(i);
+      g.gap_value.push_back(offset - expected);
+    }
+    end = offset + vars[var].lengths[item];
+    ++i;
+  });
+}
+
+// The defaults that were no majority are replaced by their variable's true mode; returns
+// whether any changed (the gap columns must then be written again).
+bool SettleGapDefaults(std::span<const GroupVariable> vars, const StreamOrder& order,
+                       const Survey& s, const std::vector<uint64_t>& matches,
+                       std::vector<uint64_t>& defaults) {
+  std::vector<bool> unsettled(vars.size());
+  bool any = false;
+  for (size_t v = 0; v < vars.size(); ++v) {
+    unsettled[v] = s.count[v] > 0 && matches[v] * 2 <= s.count[v];
+    any = any || unsettled[v];
+  }
+  if (!any) return false;
+  std::vector<std::vector<uint64_t>> gaps(vars.size());
+  uint64_t end = 0;
+  ForEachInOrder(vars, order, [&](uint64_t, uint32_t var, uint64_t item) {
+    const uint64_t offset = vars[var].offsets[item];
+    if (unsettled[var]) gaps[var].push_back(offset - end);
+    end = offset + vars[var].lengths[item];
+  });
+  bool changed = false;
+  for (size_t v = 0; v < vars.size(); ++v) {
+    if (!unsettled[v]) continue;
+    const uint64_t mode = ModeBySorting(gaps[v]);
+    changed = changed || mode != defaults[v];
+    defaults[v] = mode;
+  }
+  return changed;
+}
+
+// The exact per-position medians when kPosition was chosen on a partial sample.
+std::vector<uint64_t> AllPositionMedians(std::span<const GroupVariable> vars,
+                                         const StreamOrder& order, uint64_t total, uint64_t inner) {
+  std::vector<uint64_t> lengths, positions;
+  std::vector<uint32_t> var_of;
+  lengths.reserve(total);
+  positions.reserve(total);
+  var_of.reserve(total);
+  ForEachInOrder(vars, order, [&](uint64_t, uint32_t var, uint64_t item) {
+    lengths.push_back(vars[var].lengths[item]);
+    positions.push_back(vars[var].chunks[item] % inner);
+    var_of.push_back(var);
+  });
+  return PositionMedians(lengths, var_of, positions, vars.size(), inner);
+}
+
+ValueCounter::Mode ModalLength(std::span<const GroupVariable> vars, const ValueCounter& counter) {
+  if (!counter.full()) return counter.Most();
+  // More distinct lengths than the counter holds: sort them all (rare: nearly every length
+  // differs, so the modal length says little anyway).
+  std::vector<uint64_t> lengths;
+  for (const auto& v : vars) lengths.insert(lengths.end(), v.lengths.begin(), v.lengths.end());
+  ValueCounter::Mode m;
+  m.value = ModeBySorting(lengths);
+  m.others = static_cast<uint64_t>(
+      std::count_if(lengths.begin(), lengths.end(), [&](uint64_t l) { return l != m.value; }));
+  return m;
+}
+
+void FillStats(const ValueCounter::Mode& modal, GeneratorColumns& g, uint64_t slots) {
   GeneratorStats& s = g.stats;
   s.slots = slots;
   s.skipped = slots - g.references;
   s.unique = modal.others;
-  s.modal_length = modal.length;
+  s.modal_length = modal.value;
   s.gaps = g.gap_index.size();
   s.file_switches = g.file_index.empty() ? 0 : g.file_index.size() - 1;
   s.gfactor = slots == 0 ? 0
@@ -292,54 +343,43 @@ void FillStats(const std::vector<uint64_t>& lengths, GeneratorColumns& g, uint64
 
 }  // namespace
 
-Result<GeneratorColumns> BuildGenerator(std::span<const GroupVariable> vars,
+Result<GeneratorColumns> BuildGenerator(std::span<const GroupVariable> vars, uint64_t chunks,
                                         const std::vector<uint64_t>& chunk_grid,
-                                        const std::vector<uint32_t>& url_ids,
                                         const BuildOptions& options) {
-  uint64_t chunks = vars.empty() ? 0 : vars[0].array->grid().num_chunks();
   if (!CheckedMul(chunks, vars.size())) {
     return InternalError("{} variables of {} chunks exceed 2^64 slots", vars.size(), chunks);
   }
   const uint64_t inner = chunk_grid.size() <= 1 || chunk_grid[0] == 0 ? 1 : chunks / chunk_grid[0];
-  GroupData data(vars, url_ids);
   const uint64_t k = options.checkpoint_interval;
-
-  // The order whose offsets, presence and lengths cost least.
-  std::optional<StreamOrder> best_order;
-  uint64_t best_cost = UINT64_MAX;
-  std::vector<uint64_t> candidates = CandidateInterleaves(data, chunks, inner);
-  const uint64_t chunk_limit = SampleChunkLimit(data, chunks);
-  for (uint64_t interleave : candidates) {
-    auto order = StreamOrder::Make(vars.size(), chunks, interleave);
-    uint64_t cost = candidates.size() == 1 ? 0 : LayoutCost(data, *order, k, chunk_limit);
-    if (cost < best_cost) {
-      best_cost = cost;
-      best_order = order;
-    }
-  }
-  std::vector<StreamItem> best_items = BuildStream(data, *best_order);
+  const uint64_t total = TotalReferences(vars);
+  const StreamOrder order = ChooseOrder(vars, total, chunks, inner, k);
 
   GeneratorColumns g;
-  for (const auto& v : vars) g.variables.push_back(v.array->path());
+  for (const auto& v : vars) g.variables.push_back(v.path);
   g.chunk_grid = chunk_grid;
-  g.interleave = best_order->interleave();
-  g.references = best_items.size();
+  g.interleave = order.interleave();
+  g.references = total;
   g.checkpoint_interval = k;
-  std::vector<uint64_t> slots(best_items.size()), lengths(best_items.size()),
-      positions(best_items.size());
-  std::vector<uint32_t> var_of(best_items.size());
-  for (size_t i = 0; i < best_items.size(); ++i) {
-    const StreamItem& it = best_items[i];
-    slots[i] = it.slot;
-    lengths[i] = data.length(it.var, it.item);
-    positions[i] = inner > 1 ? data.chunk(it.var, it.item) % inner : 0;
-    var_of[i] = it.var;
+
+  const LengthShape shape{vars.size(), inner, total};
+  Survey survey(vars.size(), total, k, ConsidersPositions(shape) ? inner : 1);
+  SurveyStream(vars, order, survey);
+
+  LengthModel model;
+  if (!options.readable) {
+    model = ChooseLengthModel(survey.sample, shape);
+    if (model.predictor == Predictor::kPosition && !survey.sample.complete()) {
+      model.centers = AllPositionMedians(vars, order, total, inner);
+    }
   }
-  g.presence = Presence::RunsFromSlots(slots);
-  LengthInput input{lengths, var_of, positions, vars.size(), inner, k};
-  g.lengths = EncodeLengths(input, options.readable);
-  EncodeOffsets(data, best_items, g);
-  FillStats(lengths, g, best_order->slots());
+  const bool positions = !options.readable && model.predictor == Predictor::kPosition;
+  LengthEncoder lengths(std::move(model), inner, k, options.readable);
+  g.gap_default = survey.gap_candidate;
+  g.ends.reserve(CeilDiv(total, k));
+  const std::vector<uint64_t> matches = EncodeStream(vars, order, lengths, inner, positions, g);
+  g.lengths = lengths.Finish();
+  if (SettleGapDefaults(vars, order, survey, matches, g.gap_default)) EncodeGaps(vars, order, g);
+  FillStats(ModalLength(vars, survey.lengths), g, order.slots());
   return g;
 }
 

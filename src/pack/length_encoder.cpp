@@ -2,9 +2,7 @@
 
 #include <algorithm>
 
-#include "column_codec.h"
-#include "radix_sort.h"
-#include "rice_codec.h"
+#include "kerchunk/util/checked_math.h"
 
 namespace kerchunk::pack::internal {
 namespace {
@@ -32,154 +30,107 @@ std::vector<uint64_t> GroupMedians(std::span<const uint64_t> lengths, uint64_t g
   return medians;
 }
 
-// Zig-zag residuals of the lengths against `predictor`, exactly as the decoder predicts them.
-void Residuals(const LengthInput& in, Predictor predictor, const std::vector<uint64_t>& centers,
-               std::vector<uint64_t>& out) {
-  out.resize(in.lengths.size());
-  uint64_t previous[kMaxPreviousVariables];
-  uint64_t valid = 0;
-  for (size_t i = 0; i < in.lengths.size(); ++i) {
-    if (i % in.checkpoint_interval == 0) valid = 0;
-    uint64_t var = in.vars[i], prediction = 0;
-    switch (predictor) {
-      case Predictor::kConstant:
-        prediction = centers[var];
-        break;
-      case Predictor::kPrevious:
-        prediction = (valid >> var) & 1 ? previous[var] : centers[var];
-        previous[var] = in.lengths[i];
-        valid |= uint64_t{1} << var;
-        break;
-      case Predictor::kPosition:
-        prediction = centers[var * in.inner + in.positions[i]];
-        break;
-    }
-    out[i] = ZigZag(in.lengths[i] - prediction);
-  }
-}
-
-ModalLength ModeBySorting(std::vector<uint64_t>& values) {
-  RadixSort(values);
-  ModalLength m;
-  uint64_t best_count = 0;
-  for (size_t i = 0; i < values.size();) {
-    size_t j = i;
-    while (j < values.size() && values[j] == values[i]) ++j;
-    if (j - i > best_count) {
-      best_count = j - i;
-      m.length = values[i];
-    }
-    i = j;
-  }
-  m.others = values.size() - best_count;
-  return m;
-}
-
-struct Candidate {
-  Predictor predictor;
-  std::vector<uint64_t> centers;
-  uint64_t bits = 0;
-};
-
-// Blocks on which predictors are compared: all of them when there are few, else ~kSampleBlocks
-// spread over the stream. Whole blocks, so the kPrevious predictor's state is exact.
-constexpr size_t kSampleBlocks = 256;
-
-std::vector<size_t> SampleBlockStarts(size_t n, size_t k) {
-  const size_t blocks = (n + k - 1) / k;
-  const size_t stride = std::max<size_t>(1, blocks / kSampleBlocks);
-  std::vector<size_t> starts;
-  for (size_t b = 0; b < blocks; b += stride) starts.push_back(b * k);
-  return starts;
-}
-
-// Estimated Rice bits of the sampled blocks with this predictor.
-uint64_t SampledBits(const LengthInput& in, const std::vector<size_t>& starts, Predictor p,
-                     const std::vector<uint64_t>& centers) {
-  uint64_t bits = 0;
+// Estimated Rice bits of the sample's lengths under `model`, block by block.
+uint64_t SampledBits(const LengthSample& s, const LengthModel& model, uint64_t inner) {
+  const uint64_t k = s.checkpoint_interval();
+  LengthPredictor predictor(model, inner);
   std::vector<uint64_t> residuals;
-  for (size_t start : starts) {
-    size_t count = std::min<size_t>(in.checkpoint_interval, in.lengths.size() - start);
-    LengthInput block = in;
-    block.lengths = in.lengths.subspan(start, count);
-    block.vars = in.vars.subspan(start, count);
-    block.positions = in.positions.subspan(start, count);
-    Residuals(block, p, centers, residuals);
-    bits += RiceCodec::EstimateBits(residuals);
+  residuals.reserve(std::min<uint64_t>(k, s.lengths.size()));
+  uint64_t bits = 0;
+  for (size_t i = 0; i < s.lengths.size(); ++i) {
+    if (i % k == 0) {
+      bits += RiceCodec::EstimateBits(residuals);
+      residuals.clear();
+      predictor.StartBlock();
+    }
+    residuals.push_back(predictor.Residual(s.lengths[i], s.vars[i], s.positions[i]));
   }
-  return bits;
-}
-
-std::vector<uint64_t> PositionMedians(const LengthInput& in, std::span<const size_t> rows) {
-  std::vector<uint64_t> lengths;
-  lengths.reserve(rows.size());
-  for (size_t i : rows) lengths.push_back(in.lengths[i]);
-  return GroupMedians(lengths, in.variables * in.inner, [&](size_t j) {
-    return in.vars[rows[j]] * in.inner + in.positions[rows[j]];
-  });
+  return bits + RiceCodec::EstimateBits(residuals);
 }
 
 }  // namespace
 
-LengthColumns EncodeLengths(const LengthInput& in, bool readable) {
-  LengthColumns out;
-  if (readable) {
-    out.plain = true;
-    out.values.assign(in.lengths.begin(), in.lengths.end());
-    return out;
-  }
-  const IntColumnCodec centers_codec("lengths.centers", ColumnType::kDrifting);
-  const std::vector<size_t> starts = SampleBlockStarts(in.lengths.size(), in.checkpoint_interval);
-  std::vector<Candidate> candidates;
-  auto medians = GroupMedians(in.lengths, in.variables, [&](size_t i) { return in.vars[i]; });
-  candidates.push_back({Predictor::kConstant, medians});
-  if (in.variables <= kMaxPreviousVariables) candidates.push_back({Predictor::kPrevious, medians});
-  // A table per position pays off only when each position has several lengths to predict.
-  const bool position = in.inner > 1 && in.variables * in.inner <= in.lengths.size() / 4;
-  if (position) {
-    // Compared with medians of the sampled references; recomputed from all if chosen.
-    std::vector<size_t> rows;
-    for (size_t start : starts) {
-      size_t end = std::min<size_t>(start + in.checkpoint_interval, in.lengths.size());
-      for (size_t i = start; i < end; ++i) rows.push_back(i);
-    }
-    candidates.push_back({Predictor::kPosition, PositionMedians(in, rows)});
-  }
-  size_t best = 0;
-  for (size_t c = 0; c < candidates.size(); ++c) {
-    candidates[c].bits = SampledBits(in, starts, candidates[c].predictor, candidates[c].centers) +
-                         8 * centers_codec.EncodedBytes(candidates[c].centers);
-    if (candidates[c].bits < candidates[best].bits) best = c;
-  }
-  out.predictor = candidates[best].predictor;
-  out.centers = std::move(candidates[best].centers);
-  if (out.predictor == Predictor::kPosition &&
-      starts.size() * in.checkpoint_interval < in.lengths.size()) {
-    std::vector<size_t> all(in.lengths.size());
-    for (size_t i = 0; i < all.size(); ++i) all[i] = i;
-    out.centers = PositionMedians(in, all);
-  }
-  std::vector<uint64_t> residuals;
-  Residuals(in, out.predictor, out.centers, residuals);
-  BitWriter writer;
-  for (size_t start = 0; start < residuals.size(); start += in.checkpoint_interval) {
-    auto block = std::span(residuals).subspan(
-        start, std::min<size_t>(in.checkpoint_interval, residuals.size() - start));
-    uint64_t bits;
-    uint8_t parameter = RiceCodec::BestParameter(block, bits);
-    out.parameters.push_back(parameter);
-    out.block_bits.push_back(writer.bit_count());
-    if (parameter == RiceCodec::kZeroBlock) continue;
-    for (uint64_t v : block) RiceCodec::Put(writer, v, parameter);
-  }
-  out.bits = writer.bit_count();
-  out.data = writer.Finish();
-  return out;
+LengthSample::LengthSample(uint64_t references, uint64_t checkpoint_interval, uint64_t inner)
+    : k_(checkpoint_interval),
+      stride_(std::max<uint64_t>(1, CeilDiv(references, checkpoint_interval) / kBlocks)),
+      inner_(inner) {
+  const uint64_t expected = std::min(references, (kBlocks + 1) * k_);
+  lengths.reserve(expected);
+  vars.reserve(expected);
+  positions.reserve(expected);
 }
 
-ModalLength FindModalLength(std::span<const uint64_t> lengths) {
-  std::vector<uint64_t> copy(lengths.begin(), lengths.end());
-  return ModeBySorting(copy);
+bool ConsidersPositions(const LengthShape& shape) {
+  // A table per position pays off only when each position has several lengths to predict.
+  return shape.inner > 1 && shape.variables * shape.inner <= shape.references / 4;
+}
+
+std::vector<uint64_t> PositionMedians(std::span<const uint64_t> lengths,
+                                      std::span<const uint32_t> vars,
+                                      std::span<const uint64_t> positions, uint64_t variables,
+                                      uint64_t inner) {
+  return GroupMedians(lengths, variables * inner,
+                      [&](size_t i) { return vars[i] * inner + positions[i]; });
+}
+
+LengthModel ChooseLengthModel(const LengthSample& s, const LengthShape& shape) {
+  const IntColumnCodec centers_codec("lengths.centers", ColumnType::kDrifting);
+  const auto medians =
+      GroupMedians(s.lengths, shape.variables, [&](size_t i) { return s.vars[i]; });
+  std::vector<LengthModel> candidates = {{Predictor::kConstant, medians}};
+  if (shape.variables <= kMaxPreviousVariables)
+    candidates.push_back({Predictor::kPrevious, medians});
+  if (ConsidersPositions(shape)) {
+    candidates.push_back({Predictor::kPosition, PositionMedians(s.lengths, s.vars, s.positions,
+                                                                shape.variables, shape.inner)});
+  }
+  size_t best = 0;
+  uint64_t best_bits = UINT64_MAX;
+  for (size_t c = 0; c < candidates.size(); ++c) {
+    uint64_t bits = SampledBits(s, candidates[c], shape.inner) +
+                    8 * centers_codec.EncodedBytes(candidates[c].centers);
+    if (bits < best_bits) {
+      best_bits = bits;
+      best = c;
+    }
+  }
+  return std::move(candidates[best]);
+}
+
+LengthEncoder::LengthEncoder(LengthModel model, uint64_t inner, uint64_t checkpoint_interval,
+                             bool readable)
+    : plain_(readable), k_(checkpoint_interval), predictor_(std::move(model), inner) {
+  if (!plain_) block_.resize(k_);
+}
+
+void LengthEncoder::FlushBlock() {
+  auto block = std::span<const uint64_t>(block_).first(fill_);
+  uint64_t bits;
+  const uint8_t parameter = RiceCodec::BestParameter(block, bits);
+  parameters_.push_back(parameter);
+  block_bits_.push_back(writer_.bit_count());
+  if (parameter != RiceCodec::kZeroBlock) {
+    for (uint64_t v : block) RiceCodec::Put(writer_, v, parameter);
+  }
+  fill_ = 0;
+  predictor_.StartBlock();
+}
+
+LengthColumns LengthEncoder::Finish() {
+  LengthColumns out;
+  if (plain_) {
+    out.plain = true;
+    out.values = std::move(values_);
+    return out;
+  }
+  if (fill_ > 0) FlushBlock();
+  out.predictor = predictor_.model().predictor;
+  out.centers = std::move(predictor_.model().centers);
+  out.parameters = std::move(parameters_);
+  out.block_bits = std::move(block_bits_);
+  out.bits = writer_.bit_count();
+  out.data = writer_.Finish();
+  return out;
 }
 
 }  // namespace kerchunk::pack::internal

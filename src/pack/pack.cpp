@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <deque>
 #include <functional>
 #include <map>
 
@@ -16,7 +17,6 @@ namespace kerchunk::pack {
 namespace {
 
 using internal::GeneratorColumns;
-using internal::GroupVariable;
 
 bool IsRange(const ArrayRefs& a, size_t row) {
   return a.urls()[row] <= ArrayRefs::kMaxUrlId && a.lengths()[row] != ArrayRefs::kWholeFileLength;
@@ -65,22 +65,94 @@ std::vector<std::vector<size_t>> GroupArrays(const ReferenceSet& refs) {
   return groups;
 }
 
-// Whether the chunk references of `vars` as plain Kerchunk entries take at least `limit` bytes
-// of JSON (counted until the limit is reached: each reference takes at least 10 bytes).
-bool VerbatimAtLeast(const ReferenceSet& refs, std::span<const GroupVariable> vars,
-                     uint64_t limit) {
+// Whether the chunk references of the group's arrays as plain Kerchunk entries take at least
+// `limit` bytes of JSON (counted until the limit is reached: each reference takes at least 10
+// bytes).
+bool VerbatimAtLeast(const ReferenceSet& refs, const std::vector<size_t>& group, uint64_t limit) {
   uint64_t bytes = 0;
-  for (const auto& v : vars) {
-    const ArrayRefs& a = *v.array;
+  for (size_t i : group) {
+    const ArrayRefs& a = refs.arrays[i];
     uint64_t prefix = a.KeyPrefix().size() + 8;  // quotes, colon, brackets, commas, newline
-    for (uint64_t row : v.rows) {
+    for (size_t row = 0; row < a.size(); ++row) {
       if (bytes >= limit) return true;
+      if (!IsRange(a, row)) continue;
       bytes += prefix + a.grid().Key(a.chunk_index(row)).size() + refs.urls[a.urls()[row]].size() +
                fmt::formatted_size("{}{}", a.offsets()[row], a.lengths()[row]) + 4;
     }
   }
   return bytes >= limit;
 }
+
+// The byte-range references of an array that also holds inline or whole-file chunks, copied out
+// (arrays of byte ranges only are read in place).
+struct RangeColumns {
+  std::vector<uint64_t> chunks, offsets, lengths;
+  std::vector<uint32_t> urls;
+};
+
+internal::GroupVariable RangesOf(const ArrayRefs& a, std::deque<RangeColumns>& storage) {
+  internal::GroupVariable v{a.path(), a.chunks(), a.offsets(), a.lengths(), a.urls()};
+  size_t ranges = 0;
+  for (size_t r = 0; r < a.size(); ++r) ranges += IsRange(a, r);
+  if (ranges == a.size()) return v;
+  RangeColumns& c = storage.emplace_back();
+  c.chunks.reserve(ranges);
+  c.offsets.reserve(ranges);
+  c.lengths.reserve(ranges);
+  c.urls.reserve(ranges);
+  for (size_t r = 0; r < a.size(); ++r) {
+    if (!IsRange(a, r)) continue;
+    c.chunks.push_back(a.chunks()[r]);
+    c.offsets.push_back(a.offsets()[r]);
+    c.lengths.push_back(a.lengths()[r]);
+    c.urls.push_back(a.urls()[r]);
+  }
+  v.chunks = c.chunks;
+  v.offsets = c.offsets;
+  v.lengths = c.lengths;
+  v.urls = c.urls;
+  return v;
+}
+
+// The packed file's URL list: the URLs generators use, numbered in order of first use. A
+// generator that turns out not to pay for itself gives its new URLs back.
+class PackedUrls {
+ public:
+  explicit PackedUrls(const UrlTable& refs_urls)
+      : refs_urls_(refs_urls), packed_id_(refs_urls.size(), UINT32_MAX) {}
+
+  /// Renumbers files.url of `g` from reference-set ids to packed ids; returns the JSON bytes
+  /// the URLs new to the list take.
+  uint64_t Renumber(internal::GeneratorColumns& g) {
+    mark_ = urls_.size();
+    uint64_t bytes = 0;
+    for (uint64_t& url : g.file_url) {
+      uint32_t& id = packed_id_[url];
+      if (id == UINT32_MAX) {
+        id = static_cast<uint32_t>(urls_.size());
+        urls_.push_back(refs_urls_[static_cast<uint32_t>(url)]);
+        origin_.push_back(static_cast<uint32_t>(url));
+        bytes += urls_.back().size() + 3;
+      }
+      url = id;
+    }
+    return bytes;
+  }
+  /// Forgets the URLs the last Renumber added.
+  void Undo() {
+    for (size_t i = mark_; i < urls_.size(); ++i) packed_id_[origin_[i]] = UINT32_MAX;
+    urls_.resize(mark_);
+    origin_.resize(mark_);
+  }
+  const std::vector<std::string>& urls() const { return urls_; }
+
+ private:
+  const UrlTable& refs_urls_;
+  std::vector<uint32_t> packed_id_;  // per reference-set URL id
+  std::vector<std::string> urls_;
+  std::vector<uint32_t> origin_;  // reference-set id of each packed URL
+  size_t mark_ = 0;
+};
 
 std::string OrderName(const GeneratorColumns& g) {
   uint64_t chunks = 1;
@@ -160,53 +232,37 @@ Result<PackedText> Pack(const ReferenceSet& refs, const PackOptions& options) {
   summary.keys = summary.checksum.keys;
   summary.chunk_references = refs.ChunkCount();
 
-  internal::PackedContents contents;
-  contents.checksum = summary.checksum;
   std::vector<bool> generated(refs.arrays.size(), false);
-  std::vector<uint32_t> identity(refs.urls.size());
-  for (uint32_t i = 0; i < identity.size(); ++i) identity[i] = i;
   const internal::BuildOptions build{options.checkpoint_interval, options.readable};
+  PackedUrls urls(refs.urls);
+  std::vector<std::string> generator_texts;
   for (const auto& group : GroupArrays(refs)) {
-    std::vector<GroupVariable> vars;
-    for (size_t i : group) {
-      GroupVariable v{&refs.arrays[i], {}};
-      for (size_t r = 0; r < v.array->size(); ++r) {
-        if (IsRange(*v.array, r)) v.rows.push_back(r);
-      }
-      vars.push_back(std::move(v));
-    }
+    std::deque<RangeColumns> storage;
+    std::vector<internal::GroupVariable> vars;
+    for (size_t i : group) vars.push_back(RangesOf(refs.arrays[i], storage));
+    const ChunkGrid& grid = refs.arrays[group[0]].grid();
     KERCHUNK_ASSIGN_OR_RETURN(
         GeneratorColumns g,
-        internal::BuildGenerator(vars,
-                                 internal::SqueezedCounts(refs.arrays[group[0]].grid().counts()),
-                                 identity, build));
+        internal::BuildGenerator(vars, grid.num_chunks(), internal::SqueezedCounts(grid.counts()),
+                                 build));
+    const uint64_t url_bytes = urls.Renumber(g);
+    std::string text;
+    internal::AppendGenerator(text, g, options.readable);
     // A generator has a fixed cost of a few hundred bytes: a handful of references is smaller
     // as plain Kerchunk entries.
-    internal::PackedContents alone;
-    alone.generators.push_back(g);
-    if (!VerbatimAtLeast(refs, vars, internal::SerializePacked(alone, options.readable).size())) {
+    if (!VerbatimAtLeast(refs, group, text.size() + url_bytes)) {
+      urls.Undo();
       continue;
     }
     for (size_t i : group) generated[i] = true;
     summary.generated += g.references;
-    contents.generators.push_back(std::move(g));
-  }
-
-  // The URL list holds only the URLs generators use, numbered in order of first use.
-  std::vector<uint32_t> remap(refs.urls.size(), UINT32_MAX);
-  for (GeneratorColumns& g : contents.generators) {
-    for (uint64_t& url : g.file_url) {
-      if (remap[url] == UINT32_MAX) {
-        remap[url] = static_cast<uint32_t>(contents.urls.size());
-        contents.urls.push_back(refs.urls[static_cast<uint32_t>(url)]);
-      }
-      url = remap[url];
-    }
     summary.generators.push_back(Summarize(g));
+    generator_texts.push_back(std::move(text));
   }
   summary.verbatim = summary.keys - summary.generated;
-  contents.kerchunk_json = SerializeSmallest(VerbatimSet(refs, generated));
-  out.text = internal::SerializePacked(contents, options.readable);
+  out.text =
+      internal::AssemblePacked(summary.checksum, SerializeSmallest(VerbatimSet(refs, generated)),
+                               urls.urls(), generator_texts);
   return out;
 }
 

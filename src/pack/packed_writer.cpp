@@ -60,6 +60,8 @@ void AppendLengths(std::string& out, const LengthColumns& l, bool readable) {
   out += "\"}";
 }
 
+}  // namespace
+
 void AppendGenerator(std::string& out, const GeneratorColumns& g, bool readable) {
   out += "{\"variables\":";
   AppendStrings(out, g.variables);
@@ -88,26 +90,37 @@ void AppendGenerator(std::string& out, const GeneratorColumns& g, bool readable)
   out += "}}";
 }
 
-}  // namespace
-
-std::string SerializePacked(const PackedContents& c, bool readable) {
+std::string AssemblePacked(const ReferenceDigest& checksum, std::string_view kerchunk_json,
+                           const std::vector<std::string>& urls,
+                           std::span<const std::string> generators) {
   std::string out;
-  out.reserve(c.kerchunk_json.size() + 1024);
+  size_t size = kerchunk_json.size() + 1024;
+  for (const auto& url : urls) size += url.size() + 3;
+  for (const auto& g : generators) size += g.size() + 2;
+  out.reserve(size);
   fmt::format_to(std::back_inserter(out),
                  "{{\"format\":\"{}\",\"format_version\":{},\"checksum\":\"{}\",\n\"kerchunk\":",
-                 kFormatName, kFormatVersion, c.checksum.ToString());
-  std::string_view doc = c.kerchunk_json;
+                 kFormatName, kFormatVersion, checksum.ToString());
+  std::string_view doc = kerchunk_json;
   while (!doc.empty() && (doc.back() == '\n' || doc.back() == ' ')) doc.remove_suffix(1);
   out += doc.empty() ? R"({"version":1,"refs":{}})" : doc;
   out += ",\n\"urls\":";
-  AppendStrings(out, c.urls);
+  AppendStrings(out, urls);
   out += ",\n\"generators\":[";
-  for (size_t i = 0; i < c.generators.size(); ++i) {
+  for (size_t i = 0; i < generators.size(); ++i) {
     out += i ? ",\n" : "\n";
-    AppendGenerator(out, c.generators[i], readable);
+    out += generators[i];
   }
   out += "]}\n";
   return out;
+}
+
+std::string SerializePacked(const PackedContents& c, bool readable) {
+  std::vector<std::string> generators;
+  for (const GeneratorColumns& g : c.generators) {
+    AppendGenerator(generators.emplace_back(), g, readable);
+  }
+  return AssemblePacked(c.checksum, c.kerchunk_json, c.urls, generators);
 }
 
 }  // namespace kerchunk::pack::internal

@@ -7,18 +7,9 @@
 namespace kerchunk::pack::internal {
 
 std::vector<uint64_t> Presence::RunsFromSlots(std::span<const uint64_t> slots) {
-  std::vector<uint64_t> runs;
-  uint64_t next_free = 0;  // first slot after the runs written so far
-  size_t i = 0;
-  while (i < slots.size()) {
-    size_t j = i + 1;
-    while (j < slots.size() && slots[j] == slots[j - 1] + 1) ++j;
-    runs.push_back(slots[i] - next_free);  // absent run before
-    runs.push_back(j - i);                 // present run
-    next_free = slots[j - 1] + 1;
-    i = j;
-  }
-  return runs;
+  PresenceRunBuilder builder;
+  for (uint64_t slot : slots) builder.Add(slot);
+  return builder.Finish();
 }
 
 Result<Presence> Presence::FromRuns(std::span<const uint64_t> runs, uint64_t total_slots) {

@@ -13,6 +13,35 @@
 
 namespace kerchunk::pack::internal {
 
+/// Run lengths of increasing slots given one at a time (pack side, in stream order).
+class PresenceRunBuilder {
+ public:
+  void Add(uint64_t slot) {
+    if (run_ > 0 && slot == start_ + run_) {
+      ++run_;
+      return;
+    }
+    if (run_ > 0) {
+      runs_.push_back(run_);  // the present run that ended
+      next_free_ = start_ + run_;
+    }
+    runs_.push_back(slot - next_free_);  // the absent run before this slot
+    start_ = slot;
+    run_ = 1;
+  }
+  /// The runs, after the last slot.
+  std::vector<uint64_t> Finish() {
+    if (run_ > 0) runs_.push_back(run_);
+    run_ = 0;
+    return std::move(runs_);
+  }
+
+ private:
+  std::vector<uint64_t> runs_;
+  uint64_t next_free_ = 0;  // first slot after the runs written so far
+  uint64_t start_ = 0, run_ = 0;
+};
+
 class Presence {
  public:
   /// Run lengths of increasing slot numbers (pack side).

@@ -5,19 +5,10 @@
 
 namespace kerchunk::pack::internal {
 
-void BitWriter::Write(uint64_t bits, unsigned n) {
-  if (n == 0) return;
-  if (n < 64) bits &= (uint64_t{1} << n) - 1;
-  acc_ |= bits << fill_;
-  unsigned room = 64 - fill_;
-  if (n < room) {
-    fill_ += n;
-    return;
-  }
-  // acc_ is full: flush 8 bytes, keep the bits that did not fit.
-  for (int i = 0; i < 8; ++i) bytes_ += static_cast<char>((acc_ >> (8 * i)) & 0xFF);
-  acc_ = room == 64 ? 0 : bits >> room;
-  fill_ = n - room;
+void BitWriter::Flush() {
+  char bytes[8];
+  for (int i = 0; i < 8; ++i) bytes[i] = static_cast<char>((acc_ >> (8 * i)) & 0xFF);
+  bytes_.append(bytes, 8);
 }
 
 std::string BitWriter::Finish() {
@@ -72,7 +63,14 @@ uint64_t RiceCodec::EstimateBits(std::span<const uint64_t> values) {
 void RiceCodec::Put(BitWriter& out, uint64_t v, unsigned k) {
   uint64_t q = v >> k;
   if (q < kEscapeQuotient) {
-    out.Write((uint64_t{1} << q) - 1, static_cast<unsigned>(q) + 1);  // q ones, then a zero
+    const uint64_t unary = (uint64_t{1} << q) - 1;  // q ones, then a zero
+    const unsigned unary_bits = static_cast<unsigned>(q) + 1;
+    if (unary_bits + k <= 64) {  // both parts in one write
+      const uint64_t low = k == 0 ? 0 : v & (~uint64_t{0} >> (64 - k));
+      out.Write(unary | (low << unary_bits), unary_bits + k);
+      return;
+    }
+    out.Write(unary, unary_bits);
     out.Write(v, k);
     return;
   }

@@ -21,12 +21,26 @@ namespace kerchunk::pack::internal {
 class BitWriter {
  public:
   /// Appends the low `n` bits of `bits` (n <= 64).
-  void Write(uint64_t bits, unsigned n);
+  void Write(uint64_t bits, unsigned n) {
+    if (n == 0) return;
+    if (n < 64) bits &= (uint64_t{1} << n) - 1;
+    acc_ |= bits << fill_;
+    const unsigned room = 64 - fill_;
+    if (n < room) {
+      fill_ += n;
+      return;
+    }
+    Flush();  // acc_ is full; keep the bits that did not fit
+    acc_ = room == 64 ? 0 : bits >> room;
+    fill_ = n - room;
+  }
   uint64_t bit_count() const { return bytes_.size() * 8 + fill_; }
   /// The bytes, the last one zero-padded.
   std::string Finish();
 
  private:
+  void Flush();
+
   std::string bytes_;
   uint64_t acc_ = 0;
   unsigned fill_ = 0;  // bits held in acc_ (< 64)

@@ -3,6 +3,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <map>
 #include <random>
 #include <set>
 
@@ -12,6 +13,7 @@
 #include "pack/presence.h"
 #include "pack/rice_codec.h"
 #include "pack/stream_order.h"
+#include "pack/value_counter.h"
 
 namespace kerchunk::pack::internal {
 namespace {
@@ -243,6 +245,41 @@ TEST(PresenceTest, RejectsMalformedRuns) {
   EXPECT_EQ(huge.status().code(), StatusCode::kDataLoss);
   EXPECT_THAT(huge.status().message(), HasSubstr("more than the 10 slots"));
   EXPECT_TRUE(Presence::FromRuns(std::vector<uint64_t>{}, 0).ok());
+}
+
+TEST(ValueCounterTest, FindsTheSmallestMostCommonValueAsSortingWould) {
+  std::mt19937_64 rng(11);
+  for (int round = 0; round < 200; ++round) {
+    ValueCounter counter;
+    std::map<uint64_t, uint64_t> counts;
+    const uint64_t n = rng() % 5000, range = 1 + rng() % 3000;
+    const uint64_t base = round % 3 == 0 ? UINT64_MAX - range : rng() % 100000;
+    for (uint64_t i = 0; i < n; ++i) {
+      uint64_t v = base + rng() % range;
+      counter.Add(v);
+      ++counts[v];
+    }
+    uint64_t best = 0, best_count = 0;
+    for (auto [v, c] : counts) {
+      if (c > best_count) best = v, best_count = c;  // map order: the smallest wins ties
+    }
+    ASSERT_FALSE(counter.full());
+    EXPECT_EQ(counter.Most().value, best);
+    EXPECT_EQ(counter.Most().others, n - best_count);
+    EXPECT_EQ(counter.distinct(), counts.size());
+  }
+  EXPECT_EQ(ValueCounter().Most().value, 0u);
+  EXPECT_EQ(ValueCounter().Most().others, 0u);
+}
+
+TEST(ValueCounterTest, GivesUpPastItsLimitOfDistinctValues) {
+  ValueCounter counter(/*max_distinct=*/1000);
+  for (uint64_t v = 0; v < 1000; ++v) counter.Add(v);
+  EXPECT_FALSE(counter.full());
+  counter.Add(5);
+  EXPECT_FALSE(counter.full());
+  counter.Add(1000);
+  EXPECT_TRUE(counter.full());
 }
 
 }  // namespace

@@ -313,6 +313,102 @@ TEST(PackRegressionTest, ChecksumSurvivesEveryCheckpointInterval) {
     ExpectRoundTrip(refs, {.checkpoint_interval = k});
 }
 
+// Each length predictor where its model fits: the packer must pick it and the decoder must
+// agree with the encoder. 300,000 references, so predictors are chosen on a partial sample and
+// the per-position centers of kPosition are recomputed from every reference.
+TEST(PackPredictorTest, EveryPredictorIsChosenWhereItFitsAndRoundTrips) {
+  struct Case {
+    const char* predictor;
+    uint64_t (*length)(uint64_t chunk, uint64_t inner, std::mt19937_64& rng, uint64_t previous);
+  };
+  const Case cases[] = {
+      // independent noise around one value
+      {"constant",
+       [](uint64_t, uint64_t, std::mt19937_64& rng, uint64_t) -> uint64_t {
+         return 5000 + rng() % 64;
+       }},
+      // a slow random walk: the last length predicts the next
+      {"previous",
+       [](uint64_t, uint64_t, std::mt19937_64& rng, uint64_t previous) -> uint64_t {
+         return previous + rng() % 9 - 4;
+       }},
+      // each position of the inner grid has its own typical length (land and sea tiles)
+      {"position",
+       [](uint64_t chunk, uint64_t inner, std::mt19937_64& rng, uint64_t) -> uint64_t {
+         return 1000 + 3000 * ((chunk % inner) % 5) + rng() % 8;
+       }},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.predictor);
+    ReferenceSet refs;
+    AddArray(refs, "x", {3000, 100}, {1, 1});
+    uint32_t f = refs.urls.Intern("f.nc");
+    std::mt19937_64 rng(7);
+    uint64_t offset = 0, length = 1u << 20;
+    for (uint64_t chunk = 0; chunk < 300000; ++chunk) {
+      length = c.length(chunk, 100, rng, length);
+      refs.arrays[0].AddRange(chunk, f, offset, length);
+      offset += length;
+    }
+    auto packed = Pack(refs);
+    ASSERT_TRUE(packed.ok()) << packed.status().message();
+    ASSERT_EQ(packed->summary.generators.size(), 1u);
+    EXPECT_EQ(packed->summary.generators[0].predictor, c.predictor);
+    ExpectRoundTrip(refs);
+  }
+}
+
+// A usual gap that is the most common but no majority: Boyer-Moore's vote cannot see it, so the
+// packer must count, and the other gaps cost exceptions only where they differ from it.
+TEST(PackRegressionTest, UsualGapWithoutAMajority) {
+  ReferenceSet refs;
+  AddArray(refs, "x", {20000}, {1});
+  uint32_t f = refs.urls.Intern("f.nc");
+  std::mt19937_64 rng(3);
+  uint64_t offset = 0;
+  uint64_t usual = 0;
+  for (uint64_t chunk = 0; chunk < 20000; ++chunk) {
+    uint64_t pick = rng() % 10, gap;
+    if (pick < 4) {
+      gap = 96;  // 40%
+    } else if (pick < 7) {
+      gap = 16 + chunk % 2;  // 30%, two values
+    } else {
+      gap = 1000 + rng() % 100000;  // 30%, scattered
+    }
+    usual += gap == 96;
+    offset += gap;
+    refs.arrays[0].AddRange(chunk, f, offset, 500);
+    offset += 500;
+  }
+  std::string packed = ExpectRoundTrip(refs, {.readable = true});
+  json::Value g = Generators(packed).as_array().at(0);
+  EXPECT_EQ(g.Find("gaps")->Find("default")->as_array().at(0).as_int(), 96);
+  EXPECT_EQ(static_cast<uint64_t>(g.Find("stats")->Find("gaps")->as_int()), 20000 - usual);
+  ExpectRoundTrip(refs);
+}
+
+// The modal length and the gfactor stay exact when nearly every length differs (more distinct
+// lengths than the packer counts in its table).
+TEST(PackRegressionTest, ModalLengthAmongMostlyDistinctLengths) {
+  ReferenceSet refs;
+  AddArray(refs, "x", {100000}, {1});
+  uint32_t f = refs.urls.Intern("f.nc");
+  uint64_t offset = 0;
+  for (uint64_t chunk = 0; chunk < 100000; ++chunk) {
+    const uint64_t length = chunk % 1000 == 0 ? 77 : 100000 + chunk;  // 100 chunks of 77
+    refs.arrays[0].AddRange(chunk, f, offset, length);
+    offset += length;
+  }
+  auto packed = Pack(refs);
+  ASSERT_TRUE(packed.ok()) << packed.status().message();
+  const GeneratorSummary& g = packed->summary.generators.at(0);
+  EXPECT_EQ(g.modal_length, 77u);
+  EXPECT_EQ(g.unique, 100000u - 100u);
+  EXPECT_NEAR(g.gfactor, 100.0 / 100000, 1e-9);
+  ExpectRoundTrip(refs);
+}
+
 TEST(PackOptionsTest, RejectsABadCheckpointInterval) {
   auto r = Pack(ReferenceSet(), {.checkpoint_interval = 0});
   ASSERT_FALSE(r.ok());
