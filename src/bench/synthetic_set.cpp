@@ -40,7 +40,7 @@ void ApplyFillChunks(ReferenceSet& refs, double fill_probability, uint64_t seed)
   internal::SplitMix64 rng(seed ^ 0xF111F111ull);
   for (uint32_t a = 0; a < refs.arrays.size(); ++a) {
     const ArrayRefs& array = refs.arrays[a];
-    lengths[a] = array.lengths();
+    lengths[a].assign(array.lengths().begin(), array.lengths().end());
     const bool data = array.grid().rank() == 3;  // (time, y, x): not a coordinate
     for (size_t i = 0; i < array.size(); ++i) {
       if (array.urls()[i] > ArrayRefs::kMaxUrlId) continue;
@@ -52,7 +52,9 @@ void ApplyFillChunks(ReferenceSet& refs, double fill_probability, uint64_t seed)
     return x.url != y.url ? x.url < y.url : x.offset < y.offset;
   });
   std::vector<std::vector<uint64_t>> offsets(refs.arrays.size());
-  for (uint32_t a = 0; a < refs.arrays.size(); ++a) offsets[a] = refs.arrays[a].offsets();
+  for (uint32_t a = 0; a < refs.arrays.size(); ++a) {
+    offsets[a].assign(refs.arrays[a].offsets().begin(), refs.arrays[a].offsets().end());
+  }
   uint64_t old_end = 0, new_end = 0;
   for (size_t k = 0; k < placed.size(); ++k) {
     const Placed& p = placed[k];

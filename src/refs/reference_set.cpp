@@ -40,13 +40,6 @@ void ArrayRefs::Reserve(size_t n) {
   length_.reserve(n);
 }
 
-void ArrayRefs::AddRange(uint64_t chunk, uint32_t url, uint64_t offset, uint64_t length) {
-  chunk_.push_back(chunk);
-  url_.push_back(url);
-  offset_.push_back(offset);
-  length_.push_back(length);
-}
-
 void ArrayRefs::AddWholeFile(uint64_t chunk, uint32_t url) {
   AddRange(chunk, url, 0, kWholeFileLength);
 }

@@ -98,7 +98,8 @@ TEST(PackedIndexTest, SelectionsMatchBruteForce) {
         ASSERT_TRUE(selected.ok()) << selected.status().message();
         std::vector<uint64_t> expected = ChunksInBox(a, *ranges);
         const ArrayRefs* got = selected->FindArray(a.path());
-        std::vector<uint64_t> got_chunks = got ? got->chunks() : std::vector<uint64_t>();
+        std::vector<uint64_t> got_chunks;
+        if (got) got_chunks.assign(got->chunks().begin(), got->chunks().end());
         EXPECT_EQ(got_chunks, expected);
         for (size_t i = 0; got && i < got->size(); ++i) {
           ChunkRef want = a.Get(*a.Find(got->chunk_index(i)));

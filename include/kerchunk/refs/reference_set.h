@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "kerchunk/refs/chunk_grid.h"
+#include "kerchunk/util/column.h"
 #include "kerchunk/util/status.h"
 
 namespace kerchunk {
@@ -82,7 +83,13 @@ class ArrayRefs {
   std::string KeyPrefix() const { return path_.empty() ? std::string() : path_ + "/"; }
 
   void Reserve(size_t n);
-  void AddRange(uint64_t chunk, uint32_t url, uint64_t offset, uint64_t length);
+  void AddRange(uint64_t chunk, uint32_t url, uint64_t offset, uint64_t length) {
+    // Inline: readers and unpack add millions of references in a loop.
+    chunk_.push_back(chunk);
+    url_.push_back(url);
+    offset_.push_back(offset);
+    length_.push_back(length);
+  }
   void AddWholeFile(uint64_t chunk, uint32_t url);
   void AddInline(uint64_t chunk, std::string_view bytes, bool base64);
   void Add(uint64_t chunk, const ChunkRef& ref);
@@ -99,12 +106,12 @@ class ArrayRefs {
   std::optional<size_t> Find(uint64_t chunk) const;
 
   /// Raw columns, for codecs that process whole arrays (pack, verify, combine).
-  const std::vector<uint64_t>& chunks() const { return chunk_; }
-  const std::vector<uint32_t>& urls() const { return url_; }
-  const std::vector<uint64_t>& offsets() const { return offset_; }
-  const std::vector<uint64_t>& lengths() const { return length_; }
-  std::vector<uint64_t>& mutable_chunks() { return chunk_; }
-  std::vector<uint32_t>& mutable_urls() { return url_; }
+  const Column<uint64_t>& chunks() const { return chunk_; }
+  const Column<uint32_t>& urls() const { return url_; }
+  const Column<uint64_t>& offsets() const { return offset_; }
+  const Column<uint64_t>& lengths() const { return length_; }
+  Column<uint64_t>& mutable_chunks() { return chunk_; }
+  Column<uint32_t>& mutable_urls() { return url_; }
   const std::string& inline_data() const { return inline_data_; }
 
   /// Bytes of heap memory held (for the memory budget checks in tests and bench).
@@ -113,10 +120,10 @@ class ArrayRefs {
  private:
   std::string path_;
   ChunkGrid grid_;
-  std::vector<uint64_t> chunk_;
-  std::vector<uint32_t> url_;
-  std::vector<uint64_t> offset_;
-  std::vector<uint64_t> length_;
+  Column<uint64_t> chunk_;
+  Column<uint32_t> url_;
+  Column<uint64_t> offset_;
+  Column<uint64_t> length_;
   std::string inline_data_;
 };
 
