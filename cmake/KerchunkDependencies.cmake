@@ -9,6 +9,9 @@ find_package(zstd REQUIRED)
 find_package(Threads REQUIRED)
 find_package(PkgConfig REQUIRED)
 pkg_check_modules(BLOSC REQUIRED IMPORTED_TARGET blosc)
+# xxHash (XXH3 for the reference-set checksum) is used header-only (XXH_INLINE_ALL): nothing to
+# link, so the installed package does not depend on it.
+find_path(KERCHUNK_XXHASH_INCLUDE_DIR xxhash.h REQUIRED DOC "xxHash >= 0.8 (Debian: libxxhash-dev)")
 
 # zstd's package config names its shared target differently across versions.
 if(TARGET zstd::libzstd_shared)

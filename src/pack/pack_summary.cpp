@@ -15,7 +15,10 @@ std::string Bytes(uint64_t n) {
 
 std::string Variables(const std::vector<std::string>& names) {
   std::string out;
-  for (size_t i = 0; i < names.size() && i < 6; ++i) out += (i ? ", " : "") + names[i];
+  for (size_t i = 0; i < names.size() && i < 6; ++i) {
+    if (i) out += ", ";
+    out += names[i];
+  }
   if (names.size() > 6) out += fmt::format(" and {} more", names.size() - 6);
   return out;
 }
@@ -23,7 +26,10 @@ std::string Variables(const std::vector<std::string>& names) {
 std::string Grid(const std::vector<uint64_t>& counts) {
   if (counts.empty()) return "scalar";
   std::string out;
-  for (size_t i = 0; i < counts.size(); ++i) out += (i ? "x" : "") + std::to_string(counts[i]);
+  for (size_t i = 0; i < counts.size(); ++i) {
+    if (i) out += 'x';
+    out += std::to_string(counts[i]);
+  }
   return out;
 }
 

@@ -90,7 +90,7 @@ Result<ReferenceSet> PackedIndex::UnpackAll(const UnpackOptions& options) const 
   }
   // Arrays holding verbatim chunks as well need sorting; the others are already in order.
   KERCHUNK_RETURN_IF_ERROR(out.Finalize());
-  ReferenceDigest digest = DigestReferences(out);
+  ReferenceDigest digest = DigestReferences(out, s.checksum.version);
   if (digest != s.checksum) {
     return DataLossError("checksum mismatch: the references expand to {} but the file records {}",
                          digest.ToString(), s.checksum.ToString());

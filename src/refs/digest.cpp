@@ -8,41 +8,16 @@
 #include <cstring>
 #include <vector>
 
+// Header-only: the hash functions inline into the digest loop, and the installed library needs
+// no xxhash at link time.
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+
 namespace kerchunk {
 namespace {
 
-constexpr uint64_t kP1 = 0x9E3779B185EBCA87ULL;
-constexpr uint64_t kP2 = 0xC2B2AE3D27D4EB4FULL;
-constexpr uint64_t kP3 = 0x165667B19E3779F9ULL;
-constexpr uint64_t kP4 = 0x85EBCA77C2B2AE63ULL;
-constexpr uint64_t kP5 = 0x27D4EB2F165667C5ULL;
 // Makes the second sum independent of the first (any odd 64-bit constant would do).
 constexpr uint64_t kMixKey = 0x6B65726368756E6BULL;  // "kerchunk"
-
-uint64_t Load64(const char* p) {
-  uint64_t v;
-  std::memcpy(&v, p, 8);
-  if constexpr (std::endian::native == std::endian::big) v = __builtin_bswap64(v);
-  return v;
-}
-
-uint32_t Load32(const char* p) {
-  uint32_t v;
-  std::memcpy(&v, p, 4);
-  if constexpr (std::endian::native == std::endian::big) v = __builtin_bswap32(v);
-  return v;
-}
-
-uint64_t Round(uint64_t acc, uint64_t input) {
-  acc += input * kP2;
-  acc = std::rotl(acc, 31);
-  return acc * kP1;
-}
-
-uint64_t MergeRound(uint64_t acc, uint64_t value) {
-  acc ^= Round(0, value);
-  return acc * kP1 + kP4;
-}
 
 // MurmurHash3's 64-bit finalizer.
 uint64_t Fmix64(uint64_t k) {
@@ -54,9 +29,16 @@ uint64_t Fmix64(uint64_t k) {
   return k;
 }
 
+// Stores v little-endian at p (one 8-byte store on little-endian machines).
+char* StoreLe64(char* p, uint64_t v) {
+  if constexpr (std::endian::native == std::endian::big) v = __builtin_bswap64(v);
+  std::memcpy(p, &v, 8);
+  return p + 8;
+}
+
 void AppendLe64(std::string& out, uint64_t v) {
   char buf[8];
-  for (int i = 0; i < 8; ++i) buf[i] = static_cast<char>((v >> (8 * i)) & 0xFF);
+  StoreLe64(buf, v);
   out.append(buf, 8);
 }
 
@@ -106,61 +88,32 @@ class ChunkKeyWriter {
 }  // namespace
 
 uint64_t Xxh64(std::string_view data, uint64_t seed) {
-  const char* p = data.data();
-  const char* end = p + data.size();
-  uint64_t h;
-  if (data.size() >= 32) {
-    uint64_t v1 = seed + kP1 + kP2, v2 = seed + kP2, v3 = seed, v4 = seed - kP1;
-    for (; p + 32 <= end; p += 32) {
-      v1 = Round(v1, Load64(p));
-      v2 = Round(v2, Load64(p + 8));
-      v3 = Round(v3, Load64(p + 16));
-      v4 = Round(v4, Load64(p + 24));
-    }
-    h = std::rotl(v1, 1) + std::rotl(v2, 7) + std::rotl(v3, 12) + std::rotl(v4, 18);
-    h = MergeRound(h, v1);
-    h = MergeRound(h, v2);
-    h = MergeRound(h, v3);
-    h = MergeRound(h, v4);
-  } else {
-    h = seed + kP5;
-  }
-  h += data.size();
-  for (; p + 8 <= end; p += 8) {
-    h ^= Round(0, Load64(p));
-    h = std::rotl(h, 27) * kP1 + kP4;
-  }
-  if (p + 4 <= end) {
-    h ^= static_cast<uint64_t>(Load32(p)) * kP1;
-    h = std::rotl(h, 23) * kP2 + kP3;
-    p += 4;
-  }
-  for (; p < end; ++p) {
-    h ^= static_cast<uint64_t>(static_cast<uint8_t>(*p)) * kP5;
-    h = std::rotl(h, 11) * kP1;
-  }
-  h ^= h >> 33;
-  h *= kP2;
-  h ^= h >> 29;
-  h *= kP3;
-  h ^= h >> 32;
-  return h;
+  return XXH64(data.data(), data.size(), seed);
 }
 
+uint64_t Xxh3(std::string_view data) { return XXH3_64bits(data.data(), data.size()); }
+
 std::string ReferenceDigest::ToString() const {
-  return fmt::format("kcd1:{}:{:016x}{:016x}", keys, sum, mixed);
+  return fmt::format("kcd{}:{}:{:016x}{:016x}", static_cast<int>(version), keys, sum, mixed);
 }
 
 Result<ReferenceDigest> ReferenceDigest::Parse(std::string_view text) {
   auto bad = [&] {
-    return InvalidArgumentError("expected a checksum \"kcd1:<keys>:<32 hex digits>\", got \"{}\"",
-                                text.substr(0, 80));
+    return InvalidArgumentError(
+        "expected a checksum \"kcd2:<keys>:<32 hex digits>\" (or kcd1), got \"{}\"",
+        text.substr(0, 80));
   };
-  if (!text.starts_with("kcd1:")) return bad();
+  ReferenceDigest d;
+  if (text.starts_with("kcd1:")) {
+    d.version = DigestVersion::kKcd1;
+  } else if (text.starts_with("kcd2:")) {
+    d.version = DigestVersion::kKcd2;
+  } else {
+    return bad();
+  }
   std::string_view rest = text.substr(5);
   size_t colon = rest.find(':');
   if (colon == std::string_view::npos || rest.size() - colon - 1 != 32) return bad();
-  ReferenceDigest d;
   auto parse = [](std::string_view s, uint64_t& v, int base) {
     if (s.empty() || s[0] == '+' || s[0] == '-') return false;
     auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v, base);
@@ -174,8 +127,16 @@ Result<ReferenceDigest> ReferenceDigest::Parse(std::string_view text) {
   return d;
 }
 
+uint64_t DigestBuilder::Hash(std::string_view bytes) const {
+  // The library's inline functions directly: this is the innermost call of every digest.
+  return digest_.version == DigestVersion::kKcd1 ? XXH64(bytes.data(), bytes.size(), 0)
+                                                 : XXH3_64bits(bytes.data(), bytes.size());
+}
+
+uint64_t DigestBuilder::UrlHash(std::string_view url) const { return Hash(url); }
+
 void DigestBuilder::AddItem(std::string_view bytes) {
-  uint64_t h = Xxh64(bytes);
+  uint64_t h = Hash(bytes);
   digest_.keys += 1;
   digest_.sum += h;
   digest_.mixed += Fmix64(h ^ kMixKey);
@@ -195,13 +156,13 @@ void DigestBuilder::AddEntry(std::string_view key, const EntryValue& value, cons
       break;
     case EntryValue::Kind::kRange:
       scratch_ += 'r';
-      AppendLe64(scratch_, Xxh64(urls[value.url]));
+      AppendLe64(scratch_, UrlHash(urls[value.url]));
       AppendLe64(scratch_, value.offset);
       AppendLe64(scratch_, value.length);
       break;
     case EntryValue::Kind::kWholeFile:
       scratch_ += 'w';
-      AppendLe64(scratch_, Xxh64(urls[value.url]));
+      AppendLe64(scratch_, UrlHash(urls[value.url]));
       break;
     case EntryValue::Kind::kJson:
       scratch_ += 'j';
@@ -221,13 +182,13 @@ void DigestBuilder::AddChunk(std::string_view key, const ChunkRef& ref, std::str
       break;
     case RefKind::kRange:
       scratch_ += 'r';
-      AppendLe64(scratch_, Xxh64(url));
+      AppendLe64(scratch_, UrlHash(url));
       AppendLe64(scratch_, ref.offset);
       AppendLe64(scratch_, ref.length);
       break;
     case RefKind::kWholeFile:
       scratch_ += 'w';
-      AppendLe64(scratch_, Xxh64(url));
+      AppendLe64(scratch_, UrlHash(url));
       break;
   }
   AddItem(scratch_);
@@ -251,18 +212,18 @@ void DigestBuilder::AddRange(std::string_view key, uint64_t url_hash, uint64_t o
   char* p = buf + key.size();
   *p++ = '\0';
   *p++ = 'r';
-  for (uint64_t v : {url_hash, offset, length}) {
-    for (int i = 0; i < 8; ++i) *p++ = static_cast<char>((v >> (8 * i)) & 0xFF);
-  }
+  p = StoreLe64(p, url_hash);
+  p = StoreLe64(p, offset);
+  p = StoreLe64(p, length);
   AddItem(std::string_view(buf, static_cast<size_t>(p - buf)));
 }
 
-ReferenceDigest DigestReferences(const ReferenceSet& refs) {
-  DigestBuilder builder;
+ReferenceDigest DigestReferences(const ReferenceSet& refs, DigestVersion version) {
+  DigestBuilder builder(version);
   for (const Entry& e : refs.entries) builder.AddEntry(e.key, e.value, refs.urls);
   std::vector<uint64_t> url_hashes;
   url_hashes.reserve(refs.urls.size());
-  for (const auto& url : refs.urls.urls()) url_hashes.push_back(Xxh64(url));
+  for (const auto& url : refs.urls.urls()) url_hashes.push_back(builder.UrlHash(url));
   for (const ArrayRefs& a : refs.arrays) {
     ChunkKeyWriter keys(a);
     const auto& urls = a.urls();

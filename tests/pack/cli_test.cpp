@@ -110,7 +110,7 @@ TEST_F(PackCliTest, ErrorsAreOneLineWithStatusTwoAndNoOutput) {
   ASSERT_EQ(Run("pack -q " + ShellQuote(input_) + " -o " + ShellQuote(packed)).exit_code, 0);
   auto text = ReadFileToString(packed);
   ASSERT_TRUE(text.ok());
-  size_t at = text->find("\"checksum\":\"kcd1:");
+  size_t at = text->find("\"checksum\":\"kcd2:");
   ASSERT_NE(at, std::string::npos);
   std::string corrupt = *text;
   char& digit = corrupt[corrupt.find('"', at + 18) - 1];

@@ -132,6 +132,30 @@ TEST(PackedCorruptionTest, BadChecksum) {
   EXPECT_THAT(garbled.message(), HasSubstr("\"checksum\": expected a checksum"));
 }
 
+// Files written with the first checksum version (kcd1: XXH64 items) stay readable: the
+// expansion is checked with the version the file records.
+TEST(PackedCorruptionTest, FirstChecksumVersionIsStillVerified) {
+  const ReferenceSet refs = SmallSet();
+  const std::string kcd1 = DigestReferences(refs, DigestVersion::kKcd1).ToString();
+  ASSERT_TRUE(kcd1.starts_with("kcd1:"));
+  std::string text = Edit(Binary(), [&](json::Value& d) {
+    EXPECT_TRUE(d.Find("checksum")->as_string().starts_with("kcd2:"));
+    d.Set("checksum", json::Value::String(kcd1));
+  });
+  auto index = PackedIndex::Parse(text);
+  ASSERT_TRUE(index.ok()) << index.status().message();
+  auto all = index->UnpackAll();
+  ASSERT_TRUE(all.ok()) << all.status().message();
+  EXPECT_EQ(DigestReferences(*all), DigestReferences(refs));
+
+  std::string wrong = kcd1;
+  wrong.back() = wrong.back() == '0' ? '1' : '0';
+  auto mismatch = PackedIndex::Parse(
+      Edit(Binary(), [&](json::Value& d) { d.Set("checksum", json::Value::String(wrong)); }));
+  ASSERT_TRUE(mismatch.ok());
+  EXPECT_THAT(mismatch->UnpackAll().status().message(), HasSubstr("checksum mismatch"));
+}
+
 TEST(PackedCorruptionTest, IdsOutOfRange) {
   Status s = ParseError(Edit(Readable(), [](json::Value& d) {
     Generator(d).Find("files")->Find("url")->as_array().back() = json::Value::Int(99);

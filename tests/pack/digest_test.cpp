@@ -1,6 +1,7 @@
 // The reference-set checksum (kerchunk/refs/digest.h) that packed files record and verify uses.
 #include "kerchunk/refs/digest.h"
 
+#include <fmt/format.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -25,6 +26,27 @@ TEST(Xxh64Test, MatchesTheReferenceImplementation) {
   EXPECT_EQ(Xxh64(s.substr(0, 9)), 0x27f1a34fdbb95e13ull);
   EXPECT_EQ(Xxh64(s.substr(0, 33)), 0x9ac581034b031f72ull);
   EXPECT_EQ(Xxh64(s, 12345), 0xd43028c015d6bbd2ull);
+}
+
+TEST(Xxh3Test, MatchesTheReferenceImplementation) {
+  // XXH3_64bits with seed 0, from xxHash's own test vectors (sanity_test_vectors.h, 0.8.1).
+  EXPECT_EQ(Xxh3(""), 0x2D06800538D394C2ull);
+}
+
+TEST(DigestTest, VersionsHashDifferentlyAndEachIsIndependentOfRepresentation) {
+  std::mt19937_64 rng(5);
+  ReferenceSet a = testing::RandomReferenceSet(rng);
+  std::string json;
+  SerializeKerchunkJson(a, WriteOptions{.templates = true}, json);
+  auto b = ParseKerchunkJson(json);
+  ASSERT_TRUE(b.ok());
+  const ReferenceDigest one = DigestReferences(a, DigestVersion::kKcd1);
+  const ReferenceDigest two = DigestReferences(a, DigestVersion::kKcd2);
+  EXPECT_EQ(one.keys, two.keys);
+  EXPECT_NE(one.sum, two.sum);
+  EXPECT_NE(one, two);
+  EXPECT_EQ(DigestReferences(*b, DigestVersion::kKcd1), one);
+  EXPECT_EQ(DigestReferences(*b), two);  // kcd2 is the default
 }
 
 TEST(DigestTest, IsIndependentOfOrderUrlIdsAndRepresentation) {
@@ -65,14 +87,17 @@ TEST(DigestTest, ChangesWithAnyValue) {
 }
 
 TEST(DigestTest, TextFormRoundTrips) {
-  ReferenceDigest d{12, 0x0123456789abcdefull, 0xfedcba9876543210ull};
-  EXPECT_EQ(d.ToString(), "kcd1:12:0123456789abcdeffedcba9876543210");
-  auto parsed = ReferenceDigest::Parse(d.ToString());
-  ASSERT_TRUE(parsed.ok());
-  EXPECT_EQ(*parsed, d);
+  for (DigestVersion version : {DigestVersion::kKcd1, DigestVersion::kKcd2}) {
+    ReferenceDigest d{version, 12, 0x0123456789abcdefull, 0xfedcba9876543210ull};
+    EXPECT_EQ(d.ToString(),
+              fmt::format("kcd{}:12:0123456789abcdeffedcba9876543210", static_cast<int>(version)));
+    auto parsed = ReferenceDigest::Parse(d.ToString());
+    ASSERT_TRUE(parsed.ok());
+    EXPECT_EQ(*parsed, d);
+  }
   for (const char* bad :
-       {"", "kcd1:", "kcd1:12:0123", "kcd2:12:0123456789abcdeffedcba9876543210",
-        "kcd1:-1:0123456789abcdeffedcba9876543210", "kcd1:12:0123456789abcdeffedcba987654321g"}) {
+       {"", "kcd1:", "kcd2:12:0123", "kcd3:12:0123456789abcdeffedcba9876543210",
+        "kcd2:-1:0123456789abcdeffedcba9876543210", "kcd1:12:0123456789abcdeffedcba987654321g"}) {
     EXPECT_THAT(ReferenceDigest::Parse(bad).status().message(), HasSubstr("expected a checksum"))
         << bad;
   }

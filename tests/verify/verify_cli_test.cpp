@@ -286,7 +286,7 @@ TEST_F(VerifyCliTest, PackedFileIsCheckedAgainstItsChecksum) {
   CommandResult good =
       RunVerify(ShellQuote(packed) + " -q --deep --against " + ShellQuote(Refs(true)));
   EXPECT_EQ(good.exit_code, 0) << good.out;
-  EXPECT_THAT(good.out, HasSubstr("(packed, checksum kcd1:"));
+  EXPECT_THAT(good.out, HasSubstr("(packed, checksum kcd2:"));
 
   // A packed file whose generators expand to other references than the ones it was packed
   // from: the first file URL now names the second file.
