@@ -20,11 +20,12 @@ namespace kerchunk::pack::internal {
 /// whole blocks, so the kPrevious predictor's state is what the decoder's would be.
 class LengthSample {
  public:
-  /// The sample of a stream of `references` lengths in blocks of `checkpoint_interval`: every
-  /// block when there are at most kBlocks blocks, else ~kBlocks spread evenly. Positions are
-  /// chunk % `inner` (0 for all when inner is 1: the kPosition predictor is not considered).
+  /// The sample of a stream of `references` lengths in blocks of `checkpoint_interval`: whole
+  /// blocks, every one when they hold at most ~kReferences lengths, else blocks spread evenly
+  /// holding about that many (at least one block). Positions are chunk % `inner` (0 for all
+  /// when inner is 1: the kPosition predictor is not considered).
   LengthSample(uint64_t references, uint64_t checkpoint_interval, uint64_t inner);
-  static constexpr uint64_t kBlocks = 256;
+  static constexpr uint64_t kReferences = 1 << 16;
 
   /// The next reference of the stream: kept when its block is sampled.
   void Offer(uint64_t length, uint32_t var, uint64_t chunk) {
