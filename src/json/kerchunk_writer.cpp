@@ -21,9 +21,9 @@ void AppendUint(std::string& out, uint64_t v) {
 
 // Template name of url id `id`: "u0", "u1", ... "uz", "u10" (base 36 keeps names short).
 std::string TemplateName(uint32_t id) {
-  char buf[16];
-  auto [end, ec] = std::to_chars(buf, buf + sizeof buf, id, 36);
-  return "u" + std::string(buf, end);
+  char buf[16] = {'u'};
+  auto [end, ec] = std::to_chars(buf + 1, buf + sizeof buf, id, 36);
+  return std::string(buf, end);
 }
 
 class Writer {

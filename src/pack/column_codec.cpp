@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <charconv>
+#include <cstring>
 
 #include "kerchunk/util/base64.h"
 #include "kerchunk/util/byte_reader.h"
@@ -22,6 +23,32 @@ Result<uint64_t> ReadVarint(ByteReader& reader) {
   }
 }
 
+// Writes the LEB128 encoding of `v` (1-10 bytes) at `out`; returns its length.
+size_t WriteVarint(char* out, uint64_t v) {
+  size_t n = 0;
+  while (v >= 0x80) {
+    out[n++] = static_cast<char>((v & 0x7F) | 0x80);
+    v >>= 7;
+  }
+  out[n++] = static_cast<char>(v);
+  return n;
+}
+
+// The unsigned integer a binary column stores for `v` when `previous` came before it.
+uint64_t StoredValue(ColumnType type, uint64_t v, uint64_t previous) {
+  switch (type) {
+    case ColumnType::kUnsigned:
+      return v;
+    case ColumnType::kSigned:
+      return ZigZag(v);
+    case ColumnType::kNondecreasing:
+      return v - previous;
+    case ColumnType::kDrifting:
+      return ZigZag(v - previous);
+  }
+  return v;
+}
+
 void AppendDecimal(std::string& out, uint64_t v, bool as_signed) {
   char buf[24];
   auto [end, ec] = as_signed ? std::to_chars(buf, buf + sizeof buf, static_cast<int64_t>(v))
@@ -32,11 +59,8 @@ void AppendDecimal(std::string& out, uint64_t v, bool as_signed) {
 }  // namespace
 
 void AppendVarint(std::string& out, uint64_t v) {
-  while (v >= 0x80) {
-    out += static_cast<char>((v & 0x7F) | 0x80);
-    v >>= 7;
-  }
-  out += static_cast<char>(v);
+  char buf[10];
+  out.append(buf, WriteVarint(buf, v));
 }
 
 std::string_view IntColumnCodec::encoding() const {
@@ -56,20 +80,7 @@ std::string_view IntColumnCodec::encoding() const {
 uint64_t IntColumnCodec::EncodedBytes(std::span<const uint64_t> values) const {
   uint64_t bytes = 0, previous = 0;
   for (uint64_t v : values) {
-    switch (type_) {
-      case ColumnType::kUnsigned:
-        bytes += VarintSize(v);
-        break;
-      case ColumnType::kSigned:
-        bytes += VarintSize(ZigZag(v));
-        break;
-      case ColumnType::kNondecreasing:
-        bytes += VarintSize(v - previous);
-        break;
-      case ColumnType::kDrifting:
-        bytes += VarintSize(ZigZag(v - previous));
-        break;
-    }
+    bytes += VarintSize(StoredValue(type_, v, previous));
     previous = v;
   }
   return bytes;
@@ -87,30 +98,26 @@ void IntColumnCodec::Encode(std::span<const uint64_t> values, bool readable,
     out += ']';
     return;
   }
-  std::string bytes;
-  bytes.reserve(values.size() * 2);
+  // The varints are base64-encoded as they are made, a few kilobytes at a time (whole groups of
+  // 3 bytes, so the pieces join into the encoding of the whole): a column of millions of values
+  // needs no temporary copy.
+  char bytes[4096 + 10];
+  size_t fill = 0;
   uint64_t previous = 0;
-  for (uint64_t v : values) {
-    switch (type_) {
-      case ColumnType::kUnsigned:
-        AppendVarint(bytes, v);
-        break;
-      case ColumnType::kSigned:
-        AppendVarint(bytes, ZigZag(v));
-        break;
-      case ColumnType::kNondecreasing:
-        AppendVarint(bytes, v - previous);
-        break;
-      case ColumnType::kDrifting:
-        AppendVarint(bytes, ZigZag(v - previous));
-        break;
-    }
-    previous = v;
-  }
   out += "{\"";
   out += encoding();
   out += "\":\"";
-  Base64EncodeTo(bytes, out);
+  for (uint64_t v : values) {
+    fill += WriteVarint(bytes + fill, StoredValue(type_, v, previous));
+    previous = v;
+    if (fill >= 4096) {
+      const size_t whole = fill / 3 * 3;
+      Base64EncodeTo(std::string_view(bytes, whole), out);
+      std::memmove(bytes, bytes + whole, fill - whole);
+      fill -= whole;
+    }
+  }
+  Base64EncodeTo(std::string_view(bytes, fill), out);
   out += "\"}";
 }
 

@@ -4,7 +4,6 @@
 #pragma once
 
 #include <cstdint>
-#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -81,14 +80,36 @@ struct PackedContents {
   std::vector<GeneratorColumns> generators;
 };
 
+/// Writes the text of a packed file. Generators are written as they are added, each once, into
+/// the buffer that becomes the file; the head (format, checksum, embedded document, URLs), known
+/// only at the end, is then put in front of them. The generators are nearly all of a large file,
+/// and on the project's VM every first-touched byte of memory costs ~3.5 ns (docs/bench.md), so
+/// they are not copied from one string into another.
+class PackedTextWriter {
+ public:
+  /// `readable`: plain JSON arrays instead of base64 columns. `expected_bytes`: room reserved
+  /// for the generators and the head (more only costs address space, never touched).
+  PackedTextWriter(bool readable, size_t expected_bytes);
+
+  /// Appends a generator.
+  void Add(const GeneratorColumns& g);
+  /// Bytes the last Add wrote.
+  size_t last_size() const { return text_.size() - last_mark_; }
+  /// Takes back the last Add (once).
+  void TakeBackLast();
+
+  /// The whole text; the writer is spent.
+  std::string Finish(const ReferenceDigest& checksum, std::string_view kerchunk_json,
+                     const std::vector<std::string>& urls);
+
+ private:
+  bool readable_;
+  std::string text_;  // the generators, joined by ",\n"
+  size_t generators_ = 0, last_mark_ = 0;
+};
+
 /// Serializes to the packed JSON text; `readable` writes plain JSON arrays instead of base64.
 std::string SerializePacked(const PackedContents& contents, bool readable);
-/// The JSON object of one generator (one element of "generators").
-void AppendGenerator(std::string& out, const GeneratorColumns& g, bool readable);
-/// The packed JSON text from its parts, generators given as AppendGenerator wrote them.
-std::string AssemblePacked(const ReferenceDigest& checksum, std::string_view kerchunk_json,
-                           const std::vector<std::string>& urls,
-                           std::span<const std::string> generators);
 /// Parses packed JSON text: syntax, types, format name and version, column encodings. Errors:
 /// InvalidArgument for malformed JSON or a file that is not a packed file, Unsupported for a
 /// newer format version, DataLoss for a malformed field (naming the generator and the field).

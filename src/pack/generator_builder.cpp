@@ -373,9 +373,10 @@ Result<GeneratorColumns> BuildGenerator(std::span<const GroupVariable> vars, uin
     }
   }
   const bool positions = !options.readable && model.predictor == Predictor::kPosition;
-  LengthEncoder lengths(std::move(model), inner, k, options.readable);
+  LengthEncoder lengths(std::move(model), inner, k, options.readable, total);
   g.gap_default = survey.gap_candidate;
   g.ends.reserve(CeilDiv(total, k));
+
   const std::vector<uint64_t> matches = EncodeStream(vars, order, lengths, inner, positions, g);
   g.lengths = lengths.Finish();
   if (SettleGapDefaults(vars, order, survey, matches, g.gap_default)) EncodeGaps(vars, order, g);

@@ -94,13 +94,27 @@ LengthModel ChooseLengthModel(const LengthSample& s, const LengthShape& shape) {
       best = c;
     }
   }
-  return std::move(candidates[best]);
+  LengthModel chosen = std::move(candidates[best]);
+  chosen.bits_per_length =
+      s.lengths.empty() ? 0
+                        : static_cast<double>(best_bits) / static_cast<double>(s.lengths.size());
+  return chosen;
 }
 
 LengthEncoder::LengthEncoder(LengthModel model, uint64_t inner, uint64_t checkpoint_interval,
-                             bool readable)
+                             bool readable, uint64_t expected)
     : plain_(readable), k_(checkpoint_interval), predictor_(std::move(model), inner) {
-  if (!plain_) block_.resize(k_);
+  if (plain_) {
+    values_.reserve(expected);
+    return;
+  }
+  block_.resize(k_);
+  const uint64_t blocks = CeilDiv(expected, k_);
+  parameters_.reserve(blocks);
+  block_bits_.reserve(blocks);
+  // A quarter above the sample's estimate: the stream is written once, without regrowing.
+  const double bits = predictor_.model().bits_per_length * static_cast<double>(expected) * 1.25;
+  writer_.Reserve(static_cast<size_t>(bits / 8) + 64);
 }
 
 void LengthEncoder::FlushBlock() {

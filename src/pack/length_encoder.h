@@ -56,6 +56,7 @@ class LengthSample {
 struct LengthModel {
   Predictor predictor = Predictor::kConstant;
   std::vector<uint64_t> centers;
+  double bits_per_length = 0;  ///< estimated on the sample (for reserving the stream)
 };
 
 /// What the predictors need to know about the generator.
@@ -118,7 +119,9 @@ class LengthPredictor {
 /// Codes lengths in stream order into a LengthColumns (plain values when `readable`).
 class LengthEncoder {
  public:
-  LengthEncoder(LengthModel model, uint64_t inner, uint64_t checkpoint_interval, bool readable);
+  /// `expected` lengths will be added (for reserving memory; any number may be).
+  LengthEncoder(LengthModel model, uint64_t inner, uint64_t checkpoint_interval, bool readable,
+                uint64_t expected);
 
   /// The next length of the stream; `position` (chunk % inner) matters only for kPosition.
   void Add(uint64_t length, uint32_t var, uint64_t position) {

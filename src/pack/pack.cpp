@@ -154,6 +154,15 @@ class PackedUrls {
   size_t mark_ = 0;
 };
 
+// Room for the packed text: generously above what packed files take (~2-3.2 bytes a reference,
+// ~6 readable) plus the metadata. Only what is written is ever touched.
+size_t ExpectedPackedBytes(const ReferenceSet& refs, bool readable) {
+  size_t bytes = 4096 + refs.ChunkCount() * (readable ? 12 : 5);
+  for (const Entry& e : refs.entries) bytes += 2 * (e.key.size() + e.value.data.size()) + 32;
+  for (const auto& url : refs.urls.urls()) bytes += url.size() + 4;
+  return bytes;
+}
+
 std::string OrderName(const GeneratorColumns& g) {
   uint64_t chunks = 1;
   for (uint64_t c : g.chunk_grid) chunks *= c;
@@ -235,7 +244,7 @@ Result<PackedText> Pack(const ReferenceSet& refs, const PackOptions& options) {
   std::vector<bool> generated(refs.arrays.size(), false);
   const internal::BuildOptions build{options.checkpoint_interval, options.readable};
   PackedUrls urls(refs.urls);
-  std::vector<std::string> generator_texts;
+  internal::PackedTextWriter writer(options.readable, ExpectedPackedBytes(refs, options.readable));
   for (const auto& group : GroupArrays(refs)) {
     std::deque<RangeColumns> storage;
     std::vector<internal::GroupVariable> vars;
@@ -246,23 +255,21 @@ Result<PackedText> Pack(const ReferenceSet& refs, const PackOptions& options) {
         internal::BuildGenerator(vars, grid.num_chunks(), internal::SqueezedCounts(grid.counts()),
                                  build));
     const uint64_t url_bytes = urls.Renumber(g);
-    std::string text;
-    internal::AppendGenerator(text, g, options.readable);
+    writer.Add(g);
     // A generator has a fixed cost of a few hundred bytes: a handful of references is smaller
     // as plain Kerchunk entries.
-    if (!VerbatimAtLeast(refs, group, text.size() + url_bytes)) {
+    if (!VerbatimAtLeast(refs, group, writer.last_size() + url_bytes)) {
+      writer.TakeBackLast();
       urls.Undo();
       continue;
     }
     for (size_t i : group) generated[i] = true;
     summary.generated += g.references;
     summary.generators.push_back(Summarize(g));
-    generator_texts.push_back(std::move(text));
   }
   summary.verbatim = summary.keys - summary.generated;
   out.text =
-      internal::AssemblePacked(summary.checksum, SerializeSmallest(VerbatimSet(refs, generated)),
-                               urls.urls(), generator_texts);
+      writer.Finish(summary.checksum, SerializeSmallest(VerbatimSet(refs, generated)), urls.urls());
   return out;
 }
 

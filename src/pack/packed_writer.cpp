@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <cstring>
 
 #include "generator.h"
 #include "kerchunk/json/json_value.h"
@@ -60,8 +61,6 @@ void AppendLengths(std::string& out, const LengthColumns& l, bool readable) {
   out += "\"}";
 }
 
-}  // namespace
-
 void AppendGenerator(std::string& out, const GeneratorColumns& g, bool readable) {
   out += "{\"variables\":";
   AppendStrings(out, g.variables);
@@ -90,37 +89,50 @@ void AppendGenerator(std::string& out, const GeneratorColumns& g, bool readable)
   out += "}}";
 }
 
-std::string AssemblePacked(const ReferenceDigest& checksum, std::string_view kerchunk_json,
-                           const std::vector<std::string>& urls,
-                           std::span<const std::string> generators) {
-  std::string out;
-  size_t size = kerchunk_json.size() + 1024;
-  for (const auto& url : urls) size += url.size() + 3;
-  for (const auto& g : generators) size += g.size() + 2;
-  out.reserve(size);
-  fmt::format_to(std::back_inserter(out),
+}  // namespace
+
+PackedTextWriter::PackedTextWriter(bool readable, size_t expected_bytes) : readable_(readable) {
+  text_.reserve(expected_bytes);
+}
+
+void PackedTextWriter::Add(const GeneratorColumns& g) {
+  last_mark_ = text_.size();
+  text_ += generators_ ? ",\n" : "\n";
+  AppendGenerator(text_, g, readable_);
+  ++generators_;
+}
+
+void PackedTextWriter::TakeBackLast() {
+  text_.resize(last_mark_);
+  --generators_;
+}
+
+std::string PackedTextWriter::Finish(const ReferenceDigest& checksum,
+                                     std::string_view kerchunk_json,
+                                     const std::vector<std::string>& urls) {
+  std::string head;
+  fmt::format_to(std::back_inserter(head),
                  "{{\"format\":\"{}\",\"format_version\":{},\"checksum\":\"{}\",\n\"kerchunk\":",
                  kFormatName, kFormatVersion, checksum.ToString());
   std::string_view doc = kerchunk_json;
   while (!doc.empty() && (doc.back() == '\n' || doc.back() == ' ')) doc.remove_suffix(1);
-  out += doc.empty() ? R"({"version":1,"refs":{}})" : doc;
-  out += ",\n\"urls\":";
-  AppendStrings(out, urls);
-  out += ",\n\"generators\":[";
-  for (size_t i = 0; i < generators.size(); ++i) {
-    out += i ? ",\n" : "\n";
-    out += generators[i];
-  }
-  out += "]}\n";
-  return out;
+  head += doc.empty() ? R"({"version":1,"refs":{}})" : doc;
+  head += ",\n\"urls\":";
+  AppendStrings(head, urls);
+  head += ",\n\"generators\":[";
+  // In place when the reserved room holds the head: a move within the buffer, no new memory.
+  const size_t body = text_.size();
+  text_.resize(head.size() + body);
+  std::memmove(text_.data() + head.size(), text_.data(), body);
+  std::memcpy(text_.data(), head.data(), head.size());
+  text_ += "]}\n";
+  return std::move(text_);
 }
 
 std::string SerializePacked(const PackedContents& c, bool readable) {
-  std::vector<std::string> generators;
-  for (const GeneratorColumns& g : c.generators) {
-    AppendGenerator(generators.emplace_back(), g, readable);
-  }
-  return AssemblePacked(c.checksum, c.kerchunk_json, c.urls, generators);
+  PackedTextWriter writer(readable, 0);
+  for (const GeneratorColumns& g : c.generators) writer.Add(g);
+  return writer.Finish(c.checksum, c.kerchunk_json, c.urls);
 }
 
 }  // namespace kerchunk::pack::internal

@@ -35,6 +35,8 @@ class BitWriter {
     fill_ = n - room;
   }
   uint64_t bit_count() const { return bytes_.size() * 8 + fill_; }
+  /// Room for `bytes` bytes of stream (avoids copying a growing stream).
+  void Reserve(size_t bytes) { bytes_.reserve(bytes); }
   /// The bytes, the last one zero-padded.
   std::string Finish();
 
