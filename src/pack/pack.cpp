@@ -67,8 +67,11 @@ std::vector<std::vector<size_t>> GroupArrays(const ReferenceSet& refs) {
 
 // Whether the chunk references of the group's arrays as plain Kerchunk entries take at least
 // `limit` bytes of JSON (counted until the limit is reached: each reference takes at least 10
-// bytes).
+// bytes). A URL is counted as at most a template reference ("{{u1f}}"): the embedded document
+// is written with templates when that is smaller, so a handful of references to long URLs costs
+// little there.
 bool VerbatimAtLeast(const ReferenceSet& refs, const std::vector<size_t>& group, uint64_t limit) {
+  constexpr uint64_t kTemplateReference = 8;
   uint64_t bytes = 0;
   for (size_t i : group) {
     const ArrayRefs& a = refs.arrays[i];
@@ -76,7 +79,8 @@ bool VerbatimAtLeast(const ReferenceSet& refs, const std::vector<size_t>& group,
     for (size_t row = 0; row < a.size(); ++row) {
       if (bytes >= limit) return true;
       if (!IsRange(a, row)) continue;
-      bytes += prefix + a.grid().Key(a.chunk_index(row)).size() + refs.urls[a.urls()[row]].size() +
+      bytes += prefix + a.grid().Key(a.chunk_index(row)).size() +
+               std::min<uint64_t>(refs.urls[a.urls()[row]].size(), kTemplateReference) +
                fmt::formatted_size("{}{}", a.offsets()[row], a.lengths()[row]) + 4;
     }
   }
