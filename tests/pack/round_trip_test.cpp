@@ -1,5 +1,6 @@
 // unpack(pack(x)) == x: property tests over random reference sets, and the cases where the
 // published prototype lost data, as named regression tests.
+#include <fmt/format.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -293,6 +294,34 @@ TEST(PackRegressionTest, ArraysWithoutZarrayStayVerbatim) {
   auto unpacked = index->UnpackAll();
   ASSERT_TRUE(unpacked.ok()) << unpacked.status().message();
   EXPECT_TRUE(kerchunk::testing::SameReferences(refs, *unpacked));
+}
+
+// Single-chunk coordinates of a series in files with long URLs: a generator for them would cost
+// more than their plain entries, whose URLs the embedded document writes as short templates.
+// The packer keeps them verbatim, and the file is the smaller for it.
+TEST(PackRegressionTest, AFewReferencesToLongUrlsStayVerbatim) {
+  ReferenceSet refs;
+  const std::string base =  // 150 characters with the file name
+      "s3://archive-bucket/cmip5/output1/MOHC/HadGEM2-ES/rcp85/mon/atmos/Amon/r1i1p1/v20111128/"
+      "tas/tas_Amon_HadGEM2-ES_rcp85_r1i1p1_200512-203011_";
+  std::vector<uint32_t> files;
+  for (int f = 0; f < 13; ++f) {
+    files.push_back(refs.urls.Intern(base + fmt::format("part{:02}.nc", f)));
+  }
+  for (const char* name : {"height", "lat", "lat_bnds", "lon", "lon_bnds"}) {
+    size_t a = AddArray(refs, name, {4}, {4});
+    refs.arrays[a].AddRange(0, files[0], 9000 + 100 * a, 16 + a);
+  }
+  size_t tas = AddArray(refs, "tas", {13 * 12}, {1});
+  for (uint64_t c = 0; c < 13 * 12; ++c) {
+    refs.arrays[tas].AddRange(c, files[c / 12], 20000 + (c % 12) * 4000, 4000);
+  }
+  auto packed = Pack(refs);
+  ASSERT_TRUE(packed.ok()) << packed.status().message();
+  ASSERT_EQ(packed->summary.generators.size(), 1u);
+  EXPECT_EQ(packed->summary.generators[0].variables, std::vector<std::string>{"tas"});
+  EXPECT_EQ(packed->summary.verbatim, packed->summary.keys - 13 * 12);
+  ExpectRoundTrip(refs);
 }
 
 TEST(PackRegressionTest, FixedSizeChunksCostAlmostNothing) {
