@@ -125,22 +125,18 @@ class PackedUrls {
   explicit PackedUrls(const UrlTable& refs_urls)
       : refs_urls_(refs_urls), packed_id_(refs_urls.size(), UINT32_MAX) {}
 
-  /// Renumbers files.url of `g` from reference-set ids to packed ids; returns the JSON bytes
-  /// the URLs new to the list take.
-  uint64_t Renumber(internal::GeneratorColumns& g) {
+  /// Renumbers files.url of `g` from reference-set ids to packed ids.
+  void Renumber(internal::GeneratorColumns& g) {
     mark_ = urls_.size();
-    uint64_t bytes = 0;
     for (uint64_t& url : g.file_url) {
       uint32_t& id = packed_id_[url];
       if (id == UINT32_MAX) {
         id = static_cast<uint32_t>(urls_.size());
         urls_.push_back(refs_urls_[static_cast<uint32_t>(url)]);
         origin_.push_back(static_cast<uint32_t>(url));
-        bytes += urls_.back().size() + 3;
       }
       url = id;
     }
-    return bytes;
   }
   /// Forgets the URLs the last Renumber added.
   void Undo() {
@@ -258,11 +254,13 @@ Result<PackedText> Pack(const ReferenceSet& refs, const PackOptions& options) {
         GeneratorColumns g,
         internal::BuildGenerator(vars, grid.num_chunks(), internal::SqueezedCounts(grid.counts()),
                                  build));
-    const uint64_t url_bytes = urls.Renumber(g);
+    urls.Renumber(g);
     writer.Add(g);
     // A generator has a fixed cost of a few hundred bytes: a handful of references is smaller
-    // as plain Kerchunk entries.
-    if (!VerbatimAtLeast(refs, group, writer.last_size() + url_bytes)) {
+    // as plain Kerchunk entries. The URL strings are left out on both sides: either form must
+    // list them once (here in "urls", there as templates), and which group lists them first
+    // does not matter.
+    if (!VerbatimAtLeast(refs, group, writer.last_size())) {
       writer.TakeBackLast();
       urls.Undo();
       continue;

@@ -324,6 +324,31 @@ TEST(PackRegressionTest, AFewReferencesToLongUrlsStayVerbatim) {
   ExpectRoundTrip(refs);
 }
 
+// A time coordinate with one reference per file, packed before the data variables of the same
+// files: its generator lists the 200 long URLs first, but they are listed once whichever group
+// comes first, so they must not count against it (else time would go verbatim and every URL
+// would be written twice, as a template and in "urls").
+TEST(PackRegressionTest, UrlsSharedWithALaterGroupDoNotCountAgainstTheFirst) {
+  ReferenceSet refs;
+  std::vector<uint32_t> files;
+  for (int f = 0; f < 200; ++f) {
+    files.push_back(refs.urls.Intern(fmt::format("s3://bucket/{:0>120}/day{:03}.nc", "", f)));
+  }
+  AddArray(refs, "time", {200}, {1});
+  AddArray(refs, "tas", {200, 50}, {1, 1});
+  for (uint64_t f = 0; f < 200; ++f) {
+    refs.arrays[0].AddRange(f, files[f], 4000, 8);
+    for (uint64_t c = 0; c < 50; ++c)
+      refs.arrays[1].AddRange(f * 50 + c, files[f], 5000 + 700 * c, 700);
+  }
+  auto packed = Pack(refs);
+  ASSERT_TRUE(packed.ok()) << packed.status().message();
+  ASSERT_EQ(packed->summary.generators.size(), 2u);
+  EXPECT_EQ(packed->summary.generators[0].variables, std::vector<std::string>{"time"});
+  EXPECT_EQ(packed->text.find("templates"), std::string::npos);  // no URL written twice
+  ExpectRoundTrip(refs);
+}
+
 TEST(PackRegressionTest, FixedSizeChunksCostAlmostNothing) {
   ReferenceSet refs;
   AddArray(refs, "x", {100000}, {1});
