@@ -113,7 +113,7 @@ uint64_t LayoutCost(std::span<const GroupVariable> vars, const StreamOrder& orde
 // Orders are compared on the chunks below a limit holding ~kSampleReferences references (the
 // same subset for every order, so costs compare like with like): the pattern of a file layout
 // shows in far fewer references than a large index holds.
-constexpr uint64_t kSampleReferences = 1 << 16;
+constexpr uint64_t kSampleReferences = 1 << 14;
 
 uint64_t SampleChunkLimit(std::span<const GroupVariable> vars, uint64_t total, uint64_t chunks) {
   if (total <= 2 * kSampleReferences) return UINT64_MAX;

@@ -52,7 +52,7 @@ uint64_t SampledBits(const LengthSample& s, const LengthModel& model, uint64_t i
 
 LengthSample::LengthSample(uint64_t references, uint64_t checkpoint_interval, uint64_t inner)
     : k_(checkpoint_interval), inner_(inner) {
-  const uint64_t blocks = std::max<uint64_t>(1, kReferences / k_);  // 256 for k = 256
+  const uint64_t blocks = std::max<uint64_t>(1, kReferences / k_);  // 64 for k = 256
   stride_ = std::max<uint64_t>(1, CeilDiv(references, k_) / blocks);
   const uint64_t expected = std::min(references, (blocks + 1) * k_);
   lengths.reserve(expected);

@@ -25,7 +25,7 @@ class LengthSample {
   /// holding about that many (at least one block). Positions are chunk % `inner` (0 for all
   /// when inner is 1: the kPosition predictor is not considered).
   LengthSample(uint64_t references, uint64_t checkpoint_interval, uint64_t inner);
-  static constexpr uint64_t kReferences = 1 << 16;
+  static constexpr uint64_t kReferences = 1 << 14;
 
   /// The next reference of the stream: kept when its block is sampled.
   void Offer(uint64_t length, uint32_t var, uint64_t chunk) {
