@@ -128,9 +128,7 @@ Result<ReferenceDigest> ReferenceDigest::Parse(std::string_view text) {
 }
 
 uint64_t DigestBuilder::Hash(std::string_view bytes) const {
-  // The library's inline functions directly: this is the innermost call of every digest.
-  return digest_.version == DigestVersion::kKcd1 ? XXH64(bytes.data(), bytes.size(), 0)
-                                                 : XXH3_64bits(bytes.data(), bytes.size());
+  return digest_.version == DigestVersion::kKcd1 ? Xxh64(bytes) : Xxh3(bytes);
 }
 
 uint64_t DigestBuilder::UrlHash(std::string_view url) const { return Hash(url); }
