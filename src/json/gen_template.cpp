@@ -19,7 +19,8 @@ class Expression {
 
  private:
   Status Error(std::string_view what) const {
-    return UnsupportedError("template expression \"{}\": {} at position {}", s_, what, pos_);
+    return UnsupportedError("template expression \"{}\": {} at position {}",
+                            AbbreviatedTemplate(s_), what, pos_);
   }
   void Space() {
     while (pos_ < s_.size() && std::isspace(static_cast<unsigned char>(s_[pos_]))) ++pos_;
@@ -87,13 +88,20 @@ class Expression {
     }
   }
 
+  // A run of unary minus signs is counted in a loop, not by recursion, so "{{-----...i}}" with
+  // any number of signs cannot exhaust the stack.
   Result<TemplateValue> Unary() {
-    if (Take("-")) {
-      KERCHUNK_ASSIGN_OR_RETURN(TemplateValue v, Unary());
-      KERCHUNK_ASSIGN_OR_RETURN(int64_t a, AsInt(v));
-      if (a == INT64_MIN) return Error("integer overflow");
-      return TemplateValue(-a);
-    }
+    size_t minus_signs = 0;
+    while (Take("-")) ++minus_signs;
+    KERCHUNK_ASSIGN_OR_RETURN(TemplateValue v, Primary());
+    if (minus_signs == 0) return v;
+    KERCHUNK_ASSIGN_OR_RETURN(int64_t a, AsInt(v));
+    // Python negates once per sign: -(-x) overflows nowhere but -INT64_MIN does.
+    if (a == INT64_MIN) return Error("integer overflow");
+    return TemplateValue(minus_signs % 2 == 0 ? a : -a);
+  }
+
+  Result<TemplateValue> Primary() {
     if (Take("(")) {
       if (++depth_ > 64) return Error("nesting too deep");
       KERCHUNK_ASSIGN_OR_RETURN(TemplateValue v, Sum());
@@ -132,6 +140,12 @@ class Expression {
 
 }  // namespace
 
+std::string AbbreviatedTemplate(std::string_view text) {
+  constexpr size_t kShown = 60;
+  if (text.size() <= kShown) return std::string(text);
+  return fmt::format("{}...", text.substr(0, kShown));
+}
+
 Result<std::string> RenderTemplate(std::string_view text, const TemplateScope& scope) {
   std::string out;
   size_t pos = 0;
@@ -140,7 +154,8 @@ Result<std::string> RenderTemplate(std::string_view text, const TemplateScope& s
     if (open == std::string_view::npos) break;
     size_t close = text.find("}}", open + 2);
     if (close == std::string_view::npos) {
-      return UnsupportedError("template \"{}\": \"{{{{\" without \"}}}}\"", text);
+      return UnsupportedError("template \"{}\": \"{{{{\" without \"}}}}\"",
+                              AbbreviatedTemplate(text));
     }
     out.append(text, pos, open - pos);
     KERCHUNK_ASSIGN_OR_RETURN(

@@ -23,6 +23,10 @@ using TemplateScope = std::map<std::string, TemplateValue, std::less<>>;
 /// Renders every "{{ expr }}" of `text` within `scope`.
 Result<std::string> RenderTemplate(std::string_view text, const TemplateScope& scope);
 
+/// The start of a template (at most 60 characters, then "...") for error messages, which stay
+/// one readable line whatever the input's length.
+std::string AbbreviatedTemplate(std::string_view text);
+
 /// True when `text` contains "{{" (worth rendering).
 inline bool HasTemplate(std::string_view text) { return text.find("{{") != std::string_view::npos; }
 
