@@ -16,6 +16,7 @@ namespace kerchunk {
 namespace {
 
 namespace od = simdjson::ondemand;
+using internal::AbbreviatedTemplate;
 using internal::HasTemplate;
 using internal::RenderTemplate;
 using internal::TemplateScope;
@@ -24,6 +25,35 @@ Status JsonError(simdjson::error_code err, std::string_view where) {
   return InvalidArgumentError("malformed Kerchunk JSON ({}): {}", where,
                               simdjson::error_message(err));
 }
+
+// simdjson's errors, with the byte position the parser had reached: one line that names the key
+// and where to look, even in a file of gigabytes.
+class JsonErrors {
+ public:
+  JsonErrors(std::string_view document, od::document& doc) : document_(document), doc_(&doc) {}
+
+  /// An error while reading the value of `key`.
+  Status operator()(simdjson::error_code err, std::string_view key) const {
+    return Error(err, fmt::format("key \"{}\"", key));
+  }
+  /// An error between keys of the top-level object.
+  Status TopLevel(simdjson::error_code err) const { return Error(err, "top level"); }
+
+ private:
+  Status Error(simdjson::error_code err, std::string_view where) const {
+    const char* at = nullptr;
+    if (doc_->current_location().get(at) == simdjson::SUCCESS && at >= document_.data() &&
+        at <= document_.data() + document_.size()) {
+      return InvalidArgumentError("malformed Kerchunk JSON: {}: near byte {}: {}", where,
+                                  at - document_.data(), simdjson::error_message(err));
+    }
+    return InvalidArgumentError("malformed Kerchunk JSON: {}: {}", where,
+                                simdjson::error_message(err));
+  }
+
+  std::string_view document_;
+  od::document* doc_;
+};
 
 // The text of any JSON value, for values kept verbatim (kJson entries, gen, templates).
 simdjson::simdjson_result<std::string_view> RawTextWithSpace(od::value& v);
@@ -55,10 +85,28 @@ simdjson::simdjson_result<std::string_view> RawTextWithSpace(od::value& v) {
   return v.raw_json_token();
 }
 
+// Checks that `text`, a value the reader keeps or copies verbatim, is one complete JSON value.
+// simdjson On-Demand only matches brackets when it skips or takes the raw text of a value, so
+// without this check a malformed value would be written into the index (and into packed files,
+// which then no longer read back). The DOM parser used here has a fixed depth limit.
+Status ValidateVerbatim(std::string_view text, std::string_view document, std::string_view key) {
+  auto parsed = json::Value::Parse(text);
+  if (parsed.ok()) return OkStatus();
+  size_t position = text.data() >= document.data() ? size_t(text.data() - document.data()) : 0;
+  return InvalidArgumentError("malformed Kerchunk JSON: key \"{}\": value at byte {}: {}", key,
+                              position, parsed.status().message());
+}
+
 // State shared by both passes over the refs object.
 class RefsReader {
  public:
-  explicit RefsReader(ReferenceSet& out) : out_(out) {}
+  /// `document` is the whole text being read, for the byte positions in error messages.
+  RefsReader(ReferenceSet& out, std::string_view document, const JsonErrors& errors)
+      : out_(out), document_(document), errors_(errors) {}
+
+  const JsonErrors& errors() const { return errors_; }
+  /// Keys kept as entries so far (not chunks of an array).
+  size_t entry_count() const { return out_.entries.size(); }
 
   void set_templates(TemplateScope t) { templates_ = std::move(t); }
 
@@ -68,11 +116,11 @@ class RefsReader {
     if (!path) return OkStatus();
     std::string_view text;
     od::json_type t;
-    if (auto err = value.type().get(t)) return JsonError(err, key);
+    if (auto err = value.type().get(t)) return errors_(err, key);
     if (t == od::json_type::string) {
-      if (auto err = value.get_string().get(text)) return JsonError(err, key);
+      if (auto err = value.get_string().get(text)) return errors_(err, key);
     } else {
-      if (auto err = RawText(value).get(text)) return JsonError(err, key);
+      if (auto err = RawText(value).get(text)) return errors_(err, key);
     }
     auto grid = ChunkGrid::FromZarray(text);
     if (!grid.ok()) return OkStatus();  // keys of an array without a valid grid stay entries
@@ -84,21 +132,22 @@ class RefsReader {
   // Pass 2: one field.
   Status Read(std::string_view key, od::value value) {
     od::json_type t;
-    if (auto err = value.type().get(t)) return JsonError(err, key);
+    if (auto err = value.type().get(t)) return errors_(err, key);
     switch (t) {
       case od::json_type::string: {
         std::string_view s;
-        if (auto err = value.get_string().get(s)) return JsonError(err, key);
+        if (auto err = value.get_string().get(s)) return errors_(err, key);
         return AddString(key, s);
       }
       case od::json_type::array: {
         od::array arr;
-        if (auto err = value.get_array().get(arr)) return JsonError(err, key);
+        if (auto err = value.get_array().get(arr)) return errors_(err, key);
         return AddReference(key, arr);
       }
       default: {
         std::string_view text;
-        if (auto err = RawText(value).get(text)) return JsonError(err, key);
+        if (auto err = RawText(value).get(text)) return errors_(err, key);
+        KERCHUNK_RETURN_IF_ERROR(ValidateVerbatim(text, document_, key));
         out_.entries.push_back({std::string(key), {EntryValue::Kind::kJson, std::string(text)}});
         return OkStatus();
       }
@@ -176,10 +225,10 @@ class RefsReader {
     bool null_url = false;
     for (auto item : arr) {
       od::value v;
-      if (auto err = item.get(v)) return JsonError(err, key);
+      if (auto err = item.get(v)) return errors_(err, key);
       if (count == 0) {
         od::json_type t;
-        if (auto err = v.type().get(t)) return JsonError(err, key);
+        if (auto err = v.type().get(t)) return errors_(err, key);
         if (t == od::json_type::null) {
           null_url = true;
         } else if (v.get_string().get(url) != simdjson::SUCCESS) {
@@ -212,11 +261,13 @@ class RefsReader {
   }
 
   ReferenceSet& out_;
+  std::string_view document_;
+  const JsonErrors& errors_;
   TemplateScope templates_;
   std::unordered_map<std::string, size_t> array_index_;
 };
 
-Result<TemplateScope> ReadTemplates(od::value value) {
+Result<TemplateScope> ReadTemplates(od::value value, const JsonErrors& errors) {
   TemplateScope scope;
   od::object obj;
   if (value.get_object().get(obj)) {
@@ -224,7 +275,7 @@ Result<TemplateScope> ReadTemplates(od::value value) {
   }
   for (auto field : obj) {
     std::string_view key, text;
-    if (auto err = field.unescaped_key().get(key)) return JsonError(err, "templates");
+    if (auto err = field.unescaped_key().get(key)) return errors(err, "templates");
     std::string name(key);
     if (field.value().get_string().get(text)) {
       return InvalidArgumentError("template \"{}\" must be a string", name);
@@ -235,8 +286,12 @@ Result<TemplateScope> ReadTemplates(od::value value) {
 }
 
 // Upper bound on the references one "gen" entry may describe, so a hostile file cannot make
-// the reader allocate without limit.
+// the reader allocate without limit. A generated chunk of an array costs ~28 bytes in the
+// reference columns, so 10^8 of them fit in a few GB, as a real index of that size would.
 constexpr uint64_t kMaxGeneratedRefs = 100'000'000;
+// Generated keys that are not chunks of an array become separate entries (~250 bytes each with
+// their key strings); a document may generate at most this many of them in all.
+constexpr uint64_t kMaxGeneratedEntries = 1'000'000;
 
 // Values one gen dimension takes: {"start","stop","step"} (a Python range) or a list.
 Result<std::vector<int64_t>> GenDimensionValues(const std::string& name, const json::Value& spec) {
@@ -294,6 +349,7 @@ Result<uint64_t> RenderInteger(const json::Value& v, const TemplateScope& scope,
 // Expands the "gen" list (parsed with the tolerant DOM: it is small).
 Status ExpandGen(std::string_view gen_json, const TemplateScope& templates, RefsReader& reader) {
   KERCHUNK_ASSIGN_OR_RETURN(json::Value gen, json::Value::Parse(gen_json));
+  const size_t entries_before = reader.entry_count();
   if (!gen.is_array()) return InvalidArgumentError("\"gen\" must be a list");
   for (const json::Value& item : gen.as_array()) {
     const json::Value* key = item.Find("key");
@@ -307,7 +363,7 @@ Status ExpandGen(std::string_view gen_json, const TemplateScope& templates, Refs
     const json::Value* length = item.Find("length");
     if ((offset == nullptr) != (length == nullptr)) {
       return InvalidArgumentError("gen entry \"{}\": offset and length go together",
-                                  key->as_string());
+                                  AbbreviatedTemplate(key->as_string()));
     }
     std::vector<std::string> names;
     std::vector<std::vector<int64_t>> values;
@@ -317,7 +373,7 @@ Status ExpandGen(std::string_view gen_json, const TemplateScope& templates, Refs
       total = v.empty() ? 0 : total * v.size();
       if (total > kMaxGeneratedRefs) {
         return InvalidArgumentError("gen entry \"{}\" describes more than {} references",
-                                    key->as_string(), kMaxGeneratedRefs);
+                                    AbbreviatedTemplate(key->as_string()), kMaxGeneratedRefs);
       }
       names.push_back(name);
       values.push_back(std::move(v));
@@ -334,6 +390,12 @@ Status ExpandGen(std::string_view gen_json, const TemplateScope& templates, Refs
         KERCHUNK_ASSIGN_OR_RETURN(len, RenderInteger(*length, scope, "length"));
       }
       KERCHUNK_RETURN_IF_ERROR(reader.AddGenerated(k, u, off, len));
+      if (reader.entry_count() - entries_before > kMaxGeneratedEntries) {
+        return InvalidArgumentError(
+            "gen entry \"{}\": more than {} of the generated keys are not chunks of an array "
+            "with a .zarray",
+            AbbreviatedTemplate(key->as_string()), kMaxGeneratedEntries);
+      }
       // Odometer over the dimensions, last dimension fastest (itertools.product order).
       for (size_t d = names.size(); d-- > 0;) {
         if (++at[d] < values[d].size()) break;
@@ -347,9 +409,9 @@ Status ExpandGen(std::string_view gen_json, const TemplateScope& templates, Refs
 Status ReadRefsObject(od::object refs, bool first_pass, RefsReader& reader) {
   for (auto field : refs) {
     std::string_view key;
-    if (auto err = field.unescaped_key().get(key)) return JsonError(err, "refs");
+    if (auto err = field.unescaped_key().get(key)) return reader.errors()(err, "refs");
     od::value value;
-    if (auto err = field.value().get(value)) return JsonError(err, key);
+    if (auto err = field.value().get(value)) return reader.errors()(err, key);
     // unescaped_key() views the parser's buffer, which later strings do not overwrite within
     // one document, so `key` stays valid while the value is read.
     Status s = first_pass ? reader.ScanForArrays(key, value) : reader.Read(key, value);
@@ -364,25 +426,27 @@ Result<ReferenceSet> ParsePadded(simdjson::padded_string_view padded) {
   od::parser parser;
   od::document doc;
   if (auto err = parser.iterate(padded).get(doc)) return JsonError(err, "document");
+  const std::string_view document(padded.data(), padded.length());
+  const JsonErrors errors(document, doc);
   od::object top;
   if (auto err = doc.get_object().get(top)) {
-    if (err != simdjson::INCORRECT_TYPE) return JsonError(err, "document");
+    if (err != simdjson::INCORRECT_TYPE) return errors.TopLevel(err);
     return InvalidArgumentError("not a Kerchunk reference file: the top level is not an object");
   }
 
   // Pass 1 over the top level: version, templates, gen and the .zarray documents, both inside
   // "refs" (version 1) and at the top level (version 0: decided once the whole level is seen).
   ReferenceSet v1, v0;
-  RefsReader v1_reader(v1), v0_reader(v0);
+  RefsReader v1_reader(v1, document, errors), v0_reader(v0, document, errors);
   bool has_version = false, has_refs = false;
   std::string gen_json;
   TemplateScope templates;
   for (auto field : top) {
     std::string_view key;
-    if (auto err = field.unescaped_key().get(key)) return JsonError(err, "top level");
+    if (auto err = field.unescaped_key().get(key)) return errors.TopLevel(err);
     std::string name(key);
     od::value value;
-    if (auto err = field.value().get(value)) return JsonError(err, name);
+    if (auto err = field.value().get(value)) return errors(err, name);
     if (name == "version") {
       int64_t version;
       if (value.get_int64().get(version) || version != 1) {
@@ -395,10 +459,10 @@ Result<ReferenceSet> ParsePadded(simdjson::padded_string_view padded) {
       has_refs = true;
       KERCHUNK_RETURN_IF_ERROR(ReadRefsObject(refs, /*first_pass=*/true, v1_reader));
     } else if (name == "templates") {
-      KERCHUNK_ASSIGN_OR_RETURN(templates, ReadTemplates(value));
+      KERCHUNK_ASSIGN_OR_RETURN(templates, ReadTemplates(value, errors));
     } else if (name == "gen") {
       std::string_view text;
-      if (auto err = RawText(value).get(text)) return JsonError(err, "gen");
+      if (auto err = RawText(value).get(text)) return errors(err, "gen");
       gen_json = text;
     } else {
       KERCHUNK_RETURN_IF_ERROR(v0_reader.ScanForArrays(name, value));
@@ -410,18 +474,30 @@ Result<ReferenceSet> ParsePadded(simdjson::padded_string_view padded) {
 
   // Pass 2: the references themselves.
   doc.rewind();
-  if (auto err = doc.get_object().get(top)) return JsonError(err, "document");
+  if (auto err = doc.get_object().get(top)) return errors.TopLevel(err);
   for (auto field : top) {
     std::string_view key;
-    if (auto err = field.unescaped_key().get(key)) return JsonError(err, "top level");
+    if (auto err = field.unescaped_key().get(key)) return errors.TopLevel(err);
     od::value value;
-    if (auto err = field.value().get(value)) return JsonError(err, key);
+    if (auto err = field.value().get(value)) return errors(err, key);
     if (version1) {
-      if (key != "refs") continue;
+      if (key != "refs") {
+        // Other top-level keys are ignored, but a document with a malformed value anywhere is
+        // not JSON and is refused, as other readers would refuse it.
+        if (key == "templates" || key == "version") continue;  // read in pass 1
+        std::string_view text;
+        if (auto err = RawText(value).get(text)) return errors(err, key);
+        KERCHUNK_RETURN_IF_ERROR(ValidateVerbatim(text, document, key));
+        continue;
+      }
       od::object refs;
-      if (auto err = value.get_object().get(refs)) return JsonError(err, "refs");
+      if (auto err = value.get_object().get(refs)) return errors(err, "refs");
       KERCHUNK_RETURN_IF_ERROR(ReadRefsObject(refs, /*first_pass=*/false, reader));
-    } else if (key != "templates" && key != "gen" && key != "version") {
+    } else if (key == "gen") {
+      std::string_view text;  // ignored without "version": 1, but it must still be JSON
+      if (auto err = RawText(value).get(text)) return errors(err, key);
+      KERCHUNK_RETURN_IF_ERROR(ValidateVerbatim(text, document, key));
+    } else if (key != "templates" && key != "version") {
       KERCHUNK_RETURN_IF_ERROR(reader.Read(key, value));
     }
   }

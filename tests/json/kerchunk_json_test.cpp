@@ -104,12 +104,76 @@ TEST(KerchunkJsonTest, RejectsBadInput) {
       {"{\"version\":1,\"gen\":[{\"key\":\"k{{i}}\",\"url\":\"u\",\"dimensions\":"
        "{\"i\":{\"stop\":100000},\"j\":{\"stop\":100000}}}],\"refs\":{}}",
        "more than"},
+      // Generated keys that are not chunks become entries, which cost far more memory.
+      {"{\"version\":1,\"gen\":[{\"key\":\"k{{i}}\",\"url\":\"u\",\"dimensions\":"
+       "{\"i\":{\"stop\":1000001}}}],\"refs\":{}}",
+       "more than 1000000 of the generated keys are not chunks"},
   };
   for (const auto& c : cases) {
     auto r = ParseKerchunkJson(c.json);
     ASSERT_FALSE(r.ok()) << c.json;
     EXPECT_THAT(r.status().message(), HasSubstr(c.message)) << c.json;
   }
+}
+
+// Found by fuzzing (issue 12): simdjson On-Demand matches only brackets when it takes the raw
+// text of a value, so a malformed object inside "refs" used to be kept verbatim; pack then wrote
+// a file that unpack refused.
+TEST(KerchunkJsonTest, RejectsMalformedValuesKeptVerbatim) {
+  struct Case {
+    std::string json;
+    std::string message;
+  };
+  const Case cases[] = {
+      {R"({"version":1,"refs":{"x":"a","y":{"a":{"et/data" 1,"z":2}},"w":"b"}})",
+       R"(malformed Kerchunk JSON: key "y": value at byte 33: invalid JSON)"},
+      {R"({"version":1,"refs":{"y":{"a":1,}}})", R"(key "y": value at byte 25)"},
+      {R"({"version":1,"refs":{"y":[1,2,}}})", R"(key "y")"},
+      {R"({"version":1,"refs":{"y":tru}})", R"(key "y")"},
+      {R"({"version":1,"refs":{},"extra":{"a":}})", R"(key "extra")"},
+      {R"({"version":1,"refs":{},"gen":[{]})", "near byte 33"},
+      {R"({"version":1,"refs":{},"gen":[{"a" 1}]})", R"(key "gen")"},
+      {R"({"z":{"a" 1}})", R"(key "z")"},
+  };
+  for (const auto& c : cases) {
+    auto r = ParseKerchunkJson(c.json);
+    ASSERT_FALSE(r.ok()) << c.json;
+    EXPECT_EQ(r.status().code(), StatusCode::kInvalidArgument) << c.json;
+    EXPECT_THAT(r.status().message(), HasSubstr(c.message)) << c.json;
+  }
+  // Valid JSON values of every kind are still kept, NaN inside them included (Python's json
+  // writes it).
+  auto r = ParseKerchunkJson(
+      R"({"version":1,"refs":{"a":{"b":[1,2.5,null,true,{"c":"d"}]},"n":{"v":NaN},"t":true},"x":[]})");
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  EXPECT_EQ(r->FindEntry("a")->value.data, R"({"b":[1,2.5,null,true,{"c":"d"}]})");
+  EXPECT_EQ(r->FindEntry("t")->value.data, "true");
+}
+
+// Found by fuzzing (issue 12): the template evaluator recursed once per unary minus, so
+// "{{" + 200,000 "-" + "i}}" overflowed the stack. Signs are now counted in a loop.
+TEST(KerchunkJsonTest, LongTemplateExpressionsNeedNoStack) {
+  const std::string signs(200'000, '-');
+  for (size_t count : {size_t{199'999}, size_t{200'000}}) {
+    std::string key = "k{{" + signs.substr(0, count) + "i}}";
+    std::string json = R"({"version":1,"refs":{},"gen":[{"key":")" + key +
+                       R"(","url":"u","dimensions":{"i":{"start":3,"stop":4}}}]})";
+    auto r = ParseKerchunkJson(json);
+    ASSERT_TRUE(r.ok()) << r.status().message().substr(0, 200);
+    EXPECT_NE(r->FindEntry(count % 2 ? "k-3" : "k3"), nullptr) << count;
+  }
+  // Errors quote the start of an expression, not all of it.
+  std::string json = R"({"version":1,"refs":{"a":["{{)" + signs + R"(nope}}",1,2]}})";
+  auto r = ParseKerchunkJson(json);
+  ASSERT_FALSE(r.ok());
+  EXPECT_THAT(r.status().message(), HasSubstr("unknown name \"nope\""));
+  EXPECT_LT(r.status().message().size(), 300u);
+  // Parentheses still have their depth limit.
+  std::string deep = R"({"version":1,"refs":{"a":["{{)" + std::string(100, '(') + "1" +
+                     std::string(100, ')') + R"(}}",1,2]}})";
+  auto d = ParseKerchunkJson(deep);
+  ASSERT_FALSE(d.ok());
+  EXPECT_THAT(d.status().message(), HasSubstr("nesting too deep"));
 }
 
 // Property: serialize -> parse gives back the same references, with and without templates.
