@@ -20,3 +20,11 @@ if(KERCHUNK_SANITIZE)
     -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer)
   target_link_options(kerchunk_build_flags INTERFACE -fsanitize=address,undefined)
 endif()
+if(KERCHUNK_FUZZ)
+  # Coverage instrumentation for the library itself, not only the fuzz harness: without it
+  # libFuzzer sees no new paths inside the parsers and mutates blindly. AddressSanitizer and
+  # UBSan everywhere, so a bad read inside the library stops the run where it happens.
+  target_compile_options(kerchunk_build_flags INTERFACE
+    -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer)
+  target_link_options(kerchunk_build_flags INTERFACE -fsanitize=address,undefined)
+endif()
