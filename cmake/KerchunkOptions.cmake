@@ -8,7 +8,9 @@ option(KERCHUNK_NATIVE "Optimise for the build machine (-march=native)" OFF)
 # Warnings and sanitizers apply to the project's own targets through this interface library.
 add_library(kerchunk_build_flags INTERFACE)
 target_compile_options(kerchunk_build_flags INTERFACE
-  $<$<CXX_COMPILER_ID:GNU,Clang>:-Wall -Wextra -Wpedantic -Wshadow=local -Wno-missing-field-initializers>)
+  $<$<CXX_COMPILER_ID:GNU,Clang>:-Wall -Wextra -Wpedantic>
+  $<$<CXX_COMPILER_ID:GNU>:-Wshadow=local>  # clang (the fuzz build) has no -Wshadow=local
+  $<$<CXX_COMPILER_ID:GNU,Clang>:-Wno-missing-field-initializers>)
 if(KERCHUNK_WERROR)
   target_compile_options(kerchunk_build_flags INTERFACE -Werror)
 endif()
