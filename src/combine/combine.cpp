@@ -11,6 +11,7 @@
 #include "combine/identical_check.h"
 #include "combine/part_view.h"
 #include "combine/placement.h"
+#include "combine/value_attributes.h"
 #include "kerchunk/codecs/pipeline.h"
 #include "kerchunk/util/base64.h"
 #include "kerchunk/util/parallel.h"
@@ -119,13 +120,34 @@ Result<Placement> PlaceParts(const std::vector<PartView>& parts, const Plan& pla
   return placement;
 }
 
+// Value attributes of the variables that grow along the dimension (the coordinate's units and
+// calendar are converted, not compared) against the first part's: an error for the first
+// difference, or with OnAttributeConflict::kFirst one warning per part listing them all.
+Status CheckValueAttributes(const PartView& first, const PartView& part, const Plan& plan,
+                            const CombineOptions& options, std::vector<std::string>& warnings) {
+  std::vector<internal::AttributeConflict> conflicts;
+  for (const VariablePlan& v : plan.variables) {
+    if (v.role == VariableRole::kFromFirst) continue;
+    std::vector<std::string_view> skip;
+    if (v.role == VariableRole::kCoordinate) skip = {"units", "calendar"};
+    auto found = internal::FindAttributeConflicts(first, part, v.path, skip);
+    if (found.empty()) continue;
+    if (options.on_attribute_conflict == OnAttributeConflict::kError) {
+      return internal::AttributeConflictError(first, part, found.front());
+    }
+    conflicts.insert(conflicts.end(), found.begin(), found.end());
+  }
+  if (!conflicts.empty()) warnings.push_back(internal::AttributeConflictWarning(part, conflicts));
+  return OkStatus();
+}
+
 Status CheckParts(const std::vector<PartView>& parts, const Plan& plan,
                   const CombineOptions& options, const UrlToPath& url_to_path,
                   std::vector<std::string>& warnings) {
   for (const PartView& part : parts) {
     if (part.index > 0) {
-      KERCHUNK_RETURN_IF_ERROR(
-          internal::CheckPartMatches(parts[0], part, plan.variables, warnings));
+      KERCHUNK_RETURN_IF_ERROR(internal::CheckPartMatches(parts[0], part, plan.variables));
+      KERCHUNK_RETURN_IF_ERROR(CheckValueAttributes(parts[0], part, plan, options, warnings));
     }
     KERCHUNK_RETURN_IF_ERROR(CheckNoStrayKeys(part, plan));
   }

@@ -88,6 +88,7 @@ Result<ReferenceSet> CombineParts(std::vector<ReferenceSet> parts,
   combine.concat_dim = options.concat_dim.empty() ? "time" : options.concat_dim;
   combine.identical_dims = options.identical_dims;
   combine.check_identical = options.check_identical;
+  combine.on_attribute_conflict = options.on_attribute_conflict;
   combine.url_to_path = std::move(url_to_path);
   combine.threads = threads;
   return CombineReferenceSets(std::move(parts), combine, &warnings);
