@@ -70,7 +70,7 @@ Status CheckConcatenated(const PartView& part, const VariablePlan& plan, const P
     return InvalidArgumentError("{}: variable \"{}\": order or dimension separator differs",
                                 part.label, var);
   }
-  if (a.meta.chunks != b.meta.chunks) {
+  if (a.meta.chunks != b.meta.chunks && !plan.rebuildable) {
     // Different chunk extents along the concat dimension cannot share one zarr chunk grid;
     // this is the "chunk size mismatch" Python kerchunk reports for such sets.
     return InvalidArgumentError(

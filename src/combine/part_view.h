@@ -52,6 +52,9 @@ struct VariablePlan {
   std::string path;
   VariableRole role = VariableRole::kFromFirst;
   size_t axis = 0;  ///< the concat dimension's position (kCoordinate, kConcatenated)
+  /// kConcatenated whose values combine can rebuild inline (the coordinate's bounds): its chunk
+  /// shapes may differ between parts, as they do between the outputs of earlier combines.
+  bool rebuildable = false;
 };
 
 /// The role of every variable of the first part, in path order. InvalidArgument when

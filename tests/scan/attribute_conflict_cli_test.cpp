@@ -5,12 +5,15 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <cstring>
 #include <filesystem>
 
 #include "cli_testing.h"
 #include "kerchunk/json/json_value.h"
 #include "kerchunk/json/kerchunk_json.h"
+#include "kerchunk/refs/zarr_metadata.h"
 #include "support/packed_fixtures.h"
+#include "support/refs_testing.h"
 
 namespace kerchunk {
 namespace {
@@ -149,6 +152,112 @@ TEST_F(AttributeConflictCliTest, CombineOfPerFileReferencesRefusesToo) {
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_THAT(r.err, HasSubstr("kerchunk combine: warning: part 1 ("));
   EXPECT_THAT(FilesIn(out()), ::testing::ElementsAre("all.json"));
+}
+
+// The decoded values of the inline one-chunk "<f8" array `path` of `refs`.
+std::vector<double> InlineDoubles(const ReferenceSet& refs, const std::string& path) {
+  std::vector<double> out;
+  const ArrayRefs* a = refs.FindArray(path);
+  if (!a || a->size() != 1 || a->Get(0).kind != RefKind::kInline) {
+    ADD_FAILURE() << path << " is not one inline chunk";
+    return out;
+  }
+  std::string bytes(a->Get(0).data);
+  out.resize(bytes.size() / 8);
+  std::memcpy(out.data(), bytes.data(), out.size() * 8);
+  return out;
+}
+
+// Each file counts from its own date; time_bnds inherits the coordinate's units or has its own
+// (as CMIP5 EC-EARTH): both are converted with the coordinate and stored inline.
+TEST_F(AttributeConflictCliTest, TimeBoundsAreConvertedWithTheCoordinate) {
+  for (bool own_units : {false, true}) {
+    testing::PackedSeriesSpec spec;
+    spec.prefix = own_units ? "own" : "inherited";
+    spec.per_file_units = spec.bounds = true;
+    spec.bounds_units = own_units;
+    auto paths = Write(spec);
+    std::string refs_path = (out() / (spec.prefix + ".json")).string();
+    auto r = RunKerchunk("scan" + Inputs(paths) + " -o " + ShellQuote(refs_path));
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_THAT(r.err, HasSubstr("\"time_bnds\" (bounds of \"time\") converted with it to \"days "
+                                 "since 2000-01-01\" and stored inline"));
+    auto refs = ReadKerchunkFile(refs_path);
+    ASSERT_TRUE(refs.ok()) << refs.status().message();
+    EXPECT_THAT(InlineDoubles(*refs, "time"), ::testing::ElementsAre(0.5, 1.5, 2.5, 3.5, 4.5, 5.5));
+    EXPECT_THAT(InlineDoubles(*refs, "time_bnds"),
+                ::testing::ElementsAre(0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6));
+    auto zarray = ZarrArrayMeta::Parse(refs->FindEntry("time_bnds/.zarray")->value.data);
+    ASSERT_TRUE(zarray.ok());
+    EXPECT_EQ(zarray->shape, (std::vector<uint64_t>{6, 2}));
+    EXPECT_EQ(zarray->chunks, (std::vector<uint64_t>{6, 2}));
+  }
+}
+
+// Shards store their converted bounds inline with their own chunk shape; combining them
+// rebuilds the bounds and gives what one scan of all files gives.
+TEST_F(AttributeConflictCliTest, TimeBoundsOfShardsCombineToTheFullScan) {
+  testing::PackedSeriesSpec spec;
+  spec.files = 5;
+  spec.per_file_units = spec.bounds = true;
+  auto paths = Write(spec);
+  auto full = RunKerchunk("scan -q" + Inputs(paths) + " -o " + Out("full.json"));
+  ASSERT_EQ(full.exit_code, 0) << full.err;
+  std::string parts;
+  for (int k = 0; k < 2; ++k) {
+    std::string part = (dir_.path() / fmt::format("part-{}.json", k)).string();
+    auto r = RunKerchunk(fmt::format("scan -q{} --shard {}/2 --concat-dim time -o {}",
+                                     Inputs(paths), k, ShellQuote(part)));
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    parts += " " + ShellQuote(part);
+  }
+  auto merged = RunKerchunk("combine -q" + parts + " -o " + Out("merged.json"));
+  ASSERT_EQ(merged.exit_code, 0) << merged.err;
+  auto a = ReadKerchunkFile((out() / "full.json").string());
+  auto b = ReadKerchunkFile((out() / "merged.json").string());
+  ASSERT_TRUE(a.ok() && b.ok());
+  EXPECT_TRUE(testing::SameReferences(*a, *b));
+  EXPECT_EQ(InlineDoubles(*b, "time_bnds").size(), 20u);
+}
+
+// Bounds in units that are not fixed-length time units cannot be re-expressed: refused, or
+// with --on-attribute-conflict first kept as references in each file's units with a warning.
+TEST_F(AttributeConflictCliTest, TimeBoundsThatCannotBeConvertedAreRefused) {
+  testing::PackedSeriesSpec spec;
+  spec.files = 2;
+  spec.per_file_units = spec.bounds = spec.bounds_units = true;
+  auto paths = Write(spec);
+  std::string parts;
+  for (size_t i = 0; i < paths.size(); ++i) {
+    std::string part = (dir_.path() / fmt::format("part-{}.json", i)).string();
+    auto r = RunKerchunk("scan -q " + ShellQuote(paths[i]) + " -o " + ShellQuote(part));
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    if (i == 1) {
+      auto refs = ReadKerchunkFile(part);
+      ASSERT_TRUE(refs.ok());
+      refs->SetText("time_bnds/.zattrs",
+                    R"({"_ARRAY_DIMENSIONS":["time","nv"],"calendar":"standard",)"
+                    R"("units":"months since 2000-01-01"})");
+      ASSERT_TRUE(WriteKerchunkFile(*refs, part).ok());
+    }
+    parts += " " + ShellQuote(part);
+  }
+  const std::string why = fmt::format(
+      "part 1 ({}): \"time_bnds\", the bounds of the concat coordinate, count in \"months since "
+      "2000-01-01\" (calendar \"standard\") but the first part's in \"days since 2000-01-01\" "
+      "(\"standard\"), and cannot be converted: ",
+      paths[1]);
+  auto r = RunKerchunk("combine" + parts + " -o " + Out("all.json"));
+  EXPECT_TRUE(IsOneLineError(r, "combine", why));
+  EXPECT_THAT(r.err, HasSubstr("(--on-attribute-conflict first keeps each file's values)\n"));
+  EXPECT_THAT(FilesIn(out()), IsEmpty());
+  r = RunKerchunk("combine" + parts + " --on-attribute-conflict first -o " + Out("all.json"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.err, HasSubstr("kerchunk combine: warning: " + why));
+  EXPECT_THAT(r.err, HasSubstr("; kept in each file's units\n"));
+  auto refs = ReadKerchunkFile((out() / "all.json").string());
+  ASSERT_TRUE(refs.ok());
+  EXPECT_EQ(refs->FindArray("time_bnds")->Get(0).kind, RefKind::kRange);
 }
 
 TEST_F(AttributeConflictCliTest, AgreeingAttributesCombineWithoutWarnings) {

@@ -50,7 +50,10 @@ struct CombineOptions {
 ///    position of its first value; its values must increase strictly and must not interleave
 ///    with another part's. Where parts overlap, each key keeps the later part's reference (in
 ///    input order), as MultiZarrToZarr does. Without a coordinate variable, parts follow each
-///    other in input order.
+///    other in input order. The coordinate's CF bounds variable (its "bounds" attribute) is
+///    converted the same way and stored inline when any part counts it in other units or
+///    stores it with another chunk shape; bounds that cannot be converted are an error
+///    (OnAttributeConflict::kFirst: kept in each part's units, with a warning).
 ///  - Variables with the concat dimension (and not in identical_dims) grow along it; their
 ///    chunk keys are renumbered. A part must start and end on a chunk boundary along the
 ///    dimension (the last may end anywhere); otherwise zarr cannot express the result without
