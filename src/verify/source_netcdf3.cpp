@@ -92,6 +92,7 @@ class Netcdf3Variable final : public SourceDataset {
   }
 
   Result<CfDecoding> Decoding() override {
+    if (decoding_) return *decoding_;
     std::lock_guard lock(NetcdfMutex());
     CfDecoding d;
     auto first = [&](const char* name) {
@@ -110,6 +111,7 @@ class Netcdf3Variable final : public SourceDataset {
         d.is_unsigned = text.c_str() == std::string_view("true");
       }
     }
+    decoding_ = d;
     return d;
   }
 
@@ -137,6 +139,7 @@ class Netcdf3Variable final : public SourceDataset {
   std::string name_;
   nc_type type_;
   std::vector<uint64_t> shape_;
+  std::optional<CfDecoding> decoding_;
 };
 
 class Netcdf3File final : public SourceFile {

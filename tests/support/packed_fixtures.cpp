@@ -58,9 +58,11 @@ Status DefineData(const PackedSeriesSpec& spec, int file, Ids& ids, int dims[3])
   KERCHUNK_RETURN_IF_ERROR(Nc(nc_def_var(ncid, "lat", NC_FLOAT, 1, &dims[1], &ids.lat), "lat"));
   KERCHUNK_RETURN_IF_ERROR(Nc(nc_def_var(ncid, "lon", NC_FLOAT, 1, &dims[2], &ids.lon), "lon"));
   KERCHUNK_RETURN_IF_ERROR(Nc(nc_def_var(ncid, "t2m", NC_SHORT, 3, dims, &ids.t2m), "t2m"));
-  const size_t chunks[3] = {1, static_cast<size_t>(spec.lat), static_cast<size_t>(spec.lon)};
-  KERCHUNK_RETURN_IF_ERROR(Nc(nc_def_var_chunking(ncid, ids.t2m, NC_CHUNKED, chunks), "chunks"));
-  KERCHUNK_RETURN_IF_ERROR(Nc(nc_def_var_deflate(ncid, ids.t2m, 1, 1, 4), "deflate"));
+  if (spec.netcdf4) {
+    const size_t chunks[3] = {1, static_cast<size_t>(spec.lat), static_cast<size_t>(spec.lon)};
+    KERCHUNK_RETURN_IF_ERROR(Nc(nc_def_var_chunking(ncid, ids.t2m, NC_CHUNKED, chunks), "chunks"));
+    KERCHUNK_RETURN_IF_ERROR(Nc(nc_def_var_deflate(ncid, ids.t2m, 1, 1, 4), "deflate"));
+  }
   int16_t fill = Nth(spec.fill_value, file);
   KERCHUNK_RETURN_IF_ERROR(
       Nc(nc_put_att_short(ncid, ids.t2m, "_FillValue", NC_SHORT, 1, &fill), "_FillValue"));
@@ -125,7 +127,10 @@ Result<std::string> WriteFile(const std::filesystem::path& dir, const PackedSeri
                               int file) {
   std::string path = (dir / fmt::format("{}_{:03}.nc", spec.prefix, file)).string();
   Ids ids;
-  KERCHUNK_RETURN_IF_ERROR(Nc(nc_create(path.c_str(), NC_CLOBBER | NC_NETCDF4, &ids.ncid), path));
+  KERCHUNK_RETURN_IF_ERROR(
+      Nc(nc_create(path.c_str(), NC_CLOBBER | (spec.netcdf4 ? NC_NETCDF4 : NC_64BIT_OFFSET),
+                   &ids.ncid),
+         path));
   int dims[3];
   Status status = DefineTime(spec, file, ids, dims);
   if (status.ok()) status = DefineData(spec, file, ids, dims);

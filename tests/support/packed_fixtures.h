@@ -18,7 +18,8 @@ namespace kerchunk::testing {
 struct PackedSeriesSpec {
   std::string prefix = "packed";
   int files = 3;
-  int times = 2;  ///< steps per file along the unlimited dimension "time"
+  int times = 2;        ///< steps per file along the unlimited dimension "time"
+  bool netcdf4 = true;  ///< NetCDF-4 (t2m chunked and deflated) or NetCDF-3 64-bit offset
   int lat = 3;
   int lon = 4;
   std::vector<double> scale_factor = {0.01};
@@ -38,7 +39,7 @@ struct PackedSeriesSpec {
 ///   time(time) double, calendar[f]; the series is 0.5, 1.5, ... days after 2000-01-01 (see
 ///     per_file_units for the units each file counts in);
 ///   lat(lat), lon(lon) float;
-///   t2m(time, lat, lon) short, chunks (1, lat, lon), deflate, with scale_factor[f],
+///   t2m(time, lat, lon) short (NetCDF-4: chunks (1, lat, lon), deflate), with scale_factor[f],
 ///     add_offset[f], _FillValue fill_value[f], units "K"; element (t, 0, 0) of every step is
 ///     the fill value, the others pack PackedValue.
 Result<std::vector<std::string>> WritePackedSeries(const std::filesystem::path& dir,

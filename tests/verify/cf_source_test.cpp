@@ -34,11 +34,15 @@ class CfSourceTest : public ::testing::Test {
 };
 
 TEST_F(CfSourceTest, AgreeingAttributesPass) {
-  PackedSeriesSpec spec;
-  spec.per_file_units = spec.bounds = true;
-  CommandResult r = ScanAndVerify(spec);
-  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
-  EXPECT_THAT(r.out, HasSubstr("\nOK"));
+  for (bool netcdf4 : {true, false}) {
+    PackedSeriesSpec spec;
+    spec.prefix = netcdf4 ? "nc4" : "nc3";
+    spec.netcdf4 = netcdf4;
+    spec.per_file_units = spec.bounds = true;
+    CommandResult r = ScanAndVerify(spec);
+    EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+    EXPECT_THAT(r.out, HasSubstr("\nOK"));
+  }
 }
 
 TEST_F(CfSourceTest, FirstFilesScaleFactorFailsOnTheOtherFiles) {
@@ -55,6 +59,16 @@ TEST_F(CfSourceTest, FirstFilesScaleFactorFailsOnTheOtherFiles) {
                         "/t2m in " +
                         paths_[2] + " (scale_factor 0.02, add_offset 250.0, _FillValue -32767.0)"));
   EXPECT_THAT(r.out, HasSubstr("FAILED: 2 problems (source 2)"));
+}
+
+TEST_F(CfSourceTest, NetCdf3FilesAreDecodedWithNetCdfC) {
+  PackedSeriesSpec spec;
+  spec.netcdf4 = false;
+  spec.scale_factor = {0.01, 0.02};
+  CommandResult r = ScanAndVerify(spec, " --on-attribute-conflict first");
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  EXPECT_THAT(r.out, HasSubstr("through those of netCDF variable t2m in " + paths_[1] +
+                               " (scale_factor 0.02, add_offset 250.0, _FillValue -32767.0)"));
 }
 
 TEST_F(CfSourceTest, FirstFilesAddOffsetFails) {
