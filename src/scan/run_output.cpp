@@ -67,10 +67,14 @@ Status CheckOutputPath(const std::string& path) {
 }
 
 Result<uint64_t> WriteReferences(const std::string& path, const ReferenceSet& refs,
-                                 const WriteOptions& options, std::ostream& stdout_stream) {
+                                 const WriteOptions& options, std::ostream& stdout_stream,
+                                 const std::vector<SourceFileRecord>& sources) {
+  std::string member = sources.empty() ? std::string() : SourceRecordMember(sources) + ",\n";
   std::string text;
-  text.reserve(JsonSizeBound(refs, options));
+  text.reserve(JsonSizeBound(refs, options) + member.size());
   SerializeKerchunkJson(refs, options, text);
+  // First in the document, so that verify reads it without parsing the references.
+  if (!member.empty() && text.starts_with('{')) text.insert(1, member);
   if (path == "-") {
     stdout_stream.write(text.data(), static_cast<std::streamsize>(text.size()));
     stdout_stream.flush();
@@ -134,12 +138,25 @@ Status NameFile(Status status, const std::string& path) {
   return std::move(status).Annotate(path);
 }
 
+std::vector<SourceFileRecord> SourcesOf(const ReferenceSet& refs,
+                                        const std::vector<SourceFileRecord>& known) {
+  std::unordered_map<std::string_view, const SourceFileRecord*> by_url;
+  for (const SourceFileRecord& r : known) by_url.emplace(r.url, &r);
+  std::vector<SourceFileRecord> out;
+  for (const std::string& url : refs.urls.urls()) {
+    auto it = by_url.find(url);
+    if (it != by_url.end()) out.push_back(*it->second);
+  }
+  return out;
+}
+
 Status FinishRun(const ReferenceSet& refs, const std::string& output, const WriteOptions& write,
                  std::chrono::steady_clock::time_point start, SummaryFormat format, bool quiet,
-                 const CommandStreams& streams, RunSummary& summary) {
+                 const CommandStreams& streams, RunSummary& summary,
+                 const std::vector<SourceFileRecord>& sources) {
   CountReferences(refs, summary);
   KERCHUNK_ASSIGN_OR_RETURN(summary.output_bytes,
-                            WriteReferences(output, refs, write, streams.out));
+                            WriteReferences(output, refs, write, streams.out, sources));
   summary.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   summary.peak_rss_bytes = PeakRssBytes();
   EmitSummary(summary, format, quiet, streams);
