@@ -11,6 +11,9 @@
 namespace kerchunk {
 namespace {
 
+// How `kerchunk pack` output starts (docs/packed-format.md).
+constexpr std::string_view kPackedStart = "{\"format\":\"kerchunk-packed\"";
+
 // The record member is at most this large (about 100 bytes per file: ten million files).
 constexpr uint64_t kMaxRecordBytes = uint64_t{1} << 30;
 
@@ -92,15 +95,36 @@ Result<std::optional<std::vector<SourceFileRecord>>> ReadSourceRecord(const std:
   const std::string prefix = fmt::format("{{\"{}\":{{", kSourceRecordKey);
   std::string head(prefix.size(), '\0');
   in.read(head.data(), static_cast<std::streamsize>(head.size()));
-  if (!in || head != prefix) return Record();
-  std::string text = "{";
-  Status read = ReadObject(in, text);
-  Result<std::vector<SourceFileRecord>> files =
-      read.ok() ? ParseRecord(text) : Result<std::vector<SourceFileRecord>>(read);
+  Result<std::vector<SourceFileRecord>> files = std::vector<SourceFileRecord>();
+  if (in && head == prefix) {
+    std::string text = "{";
+    Status read = ReadObject(in, text);
+    files = read.ok() ? ParseRecord(text) : Result<std::vector<SourceFileRecord>>(read);
+  } else if (in && kPackedStart.starts_with(head)) {
+    std::string text = head;
+    text.append(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    // Only a file that holds the member is parsed (the DOM of a large packed file is not free).
+    if (!text.starts_with(kPackedStart) || text.find(kSourceRecordKey) == std::string::npos) {
+      return Record();
+    }
+    KERCHUNK_ASSIGN_OR_RETURN(json::Value document,
+                              json::Value::Parse(text).Annotate(path + ": packed file"));
+    const json::Value* member = document.Find(kSourceRecordKey);
+    if (!member) return Record();
+    files = ParseRecord(member->Dump());
+  } else {
+    return Record();
+  }
   if (!files.ok()) {
     return InvalidArgumentError("{}: \"{}\": {}", path, kSourceRecordKey, files.status().message());
   }
   return Record(*std::move(files));
+}
+
+void AppendSourceRecord(const std::vector<SourceFileRecord>& files, std::string& text) {
+  const size_t close = text.find_last_of('}');
+  if (files.empty() || close == std::string::npos) return;
+  text.insert(close, ",\n" + SourceRecordMember(files) + "\n");
 }
 
 std::string FormatMtime(int64_t mtime_ns) {

@@ -127,12 +127,10 @@ Result<Report> RunVerify(const VerifyOptions& options, std::ostream& out) {
   Result<internal::LoadedReferences> loaded = internal::LoadReferences(options.input);
   if (!loaded.ok() && internal::IsUnreadable(loaded.status())) return loaded.status();
   Result<Report> report = Report(options.max_report);
-  // Only scan's Kerchunk JSON carries the record (packed files do not yet).
+  // scan's record of the source files, in Kerchunk JSON or a packed file.
   Result<std::optional<std::vector<SourceFileRecord>>> sources =
       std::optional<std::vector<SourceFileRecord>>();
-  if (loaded.ok() && !internal::IsPackedFile(options.input)) {
-    sources = ReadSourceRecord(options.input);
-  }
+  if (loaded.ok()) sources = ReadSourceRecord(options.input);
   if (loaded.ok() && !sources.ok()) {
     loaded = sources.status();  // a malformed record: the document is not valid
   }

@@ -75,6 +75,24 @@ TEST_F(SourceIdentityTest, FileRewrittenAfterTheScanFailsTheFilesCheck) {
   EXPECT_THAT(r.out, HasSubstr("FAILED: 3 problems (files 3)"));  // every file was rewritten
 }
 
+// kerchunk pack copies the record into the packed file; verify of the packed index checks it.
+TEST_F(SourceIdentityTest, PackedIndexCarriesTheRecord) {
+  const std::string refs = Scan("refs.json");
+  const std::string packed = dir_ / "refs.packed.json";
+  CommandResult pack = RunKerchunk("pack", ShellQuote(refs) + " -o " + ShellQuote(packed));
+  ASSERT_EQ(pack.exit_code, 0) << pack.err;
+  auto json_record = ReadSourceRecord(refs);
+  auto packed_record = ReadSourceRecord(packed);
+  ASSERT_TRUE(json_record.ok() && packed_record.ok()) << packed_record.status().message();
+  ASSERT_TRUE(packed_record->has_value());
+  EXPECT_EQ(*json_record, *packed_record);
+  EXPECT_EQ(RunVerify(ShellQuote(packed) + " --files").exit_code, 0);
+  fs::last_write_time(paths_[2], fs::last_write_time(paths_[2]) + std::chrono::seconds(5));
+  CommandResult r = RunVerify(ShellQuote(packed) + " --files");
+  EXPECT_EQ(r.exit_code, 1) << r.out;
+  EXPECT_THAT(r.out, HasSubstr("files: " + paths_[2] + ": changed since the scan: "));
+}
+
 TEST_F(SourceIdentityTest, CombineKeepsTheRecordsOfItsParts) {
   std::string parts;
   for (int k = 0; k < 2; ++k) {

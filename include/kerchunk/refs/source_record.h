@@ -35,10 +35,16 @@ Result<SourceFileRecord> RecordSourceFile(std::string url, const std::string& pa
 /// The JSON member `"kerchunk_sources":{"files":[...]}` (no surrounding braces).
 std::string SourceRecordMember(const std::vector<SourceFileRecord>& files);
 
-/// The record of the Kerchunk JSON file at `path`, when its document starts with the member;
-/// nullopt when it does not (other producers, older scans). InvalidArgument naming the file
-/// when the member is malformed; IoError when the file cannot be read.
+/// The record of the file at `path`: a Kerchunk JSON document that starts with the member, or
+/// a packed file (`kerchunk pack`), which keeps it as a top-level member too (parsed whole:
+/// packed files are small). nullopt when there is none (other producers, older scans).
+/// InvalidArgument naming the file when the member is malformed; IoError when the file cannot
+/// be read.
 Result<std::optional<std::vector<SourceFileRecord>>> ReadSourceRecord(const std::string& path);
+
+/// `text` (a JSON object document, e.g. a packed file) with the member added before its closing
+/// brace; unchanged when `files` is empty.
+void AppendSourceRecord(const std::vector<SourceFileRecord>& files, std::string& text);
 
 /// "2026-11-26T07:00:00.123456789Z" for messages.
 std::string FormatMtime(int64_t mtime_ns);
