@@ -127,6 +127,11 @@ void AppendSourceRecord(const std::vector<SourceFileRecord>& files, std::string&
   text.insert(close, ",\n" + SourceRecordMember(files) + "\n");
 }
 
+void PrependSourceRecord(const std::vector<SourceFileRecord>& files, std::string& text) {
+  if (files.empty() || !text.starts_with('{')) return;
+  text.insert(1, SourceRecordMember(files) + ",\n");
+}
+
 std::string FormatMtime(int64_t mtime_ns) {
   std::time_t seconds = static_cast<std::time_t>(mtime_ns / 1'000'000'000);
   std::tm utc{};

@@ -69,12 +69,12 @@ Status CheckOutputPath(const std::string& path) {
 Result<uint64_t> WriteReferences(const std::string& path, const ReferenceSet& refs,
                                  const WriteOptions& options, std::ostream& stdout_stream,
                                  const std::vector<SourceFileRecord>& sources) {
-  std::string member = sources.empty() ? std::string() : SourceRecordMember(sources) + ",\n";
   std::string text;
-  text.reserve(JsonSizeBound(refs, options) + member.size());
+  // About 100 bytes per recorded file: the member inserted at the start needs no reallocation.
+  text.reserve(JsonSizeBound(refs, options) + 160 * (sources.size() + 1));
   SerializeKerchunkJson(refs, options, text);
   // First in the document, so that verify reads it without parsing the references.
-  if (!member.empty() && text.starts_with('{')) text.insert(1, member);
+  PrependSourceRecord(sources, text);
   if (path == "-") {
     stdout_stream.write(text.data(), static_cast<std::streamsize>(text.size()));
     stdout_stream.flush();

@@ -75,7 +75,8 @@ TEST_F(SourceIdentityTest, FileRewrittenAfterTheScanFailsTheFilesCheck) {
   EXPECT_THAT(r.out, HasSubstr("FAILED: 3 problems (files 3)"));  // every file was rewritten
 }
 
-// kerchunk pack copies the record into the packed file; verify of the packed index checks it.
+// kerchunk pack copies the record into the packed file, verify of the packed index checks it,
+// and kerchunk unpack writes it back.
 TEST_F(SourceIdentityTest, PackedIndexCarriesTheRecord) {
   const std::string refs = Scan("refs.json");
   const std::string packed = dir_ / "refs.packed.json";
@@ -87,6 +88,13 @@ TEST_F(SourceIdentityTest, PackedIndexCarriesTheRecord) {
   ASSERT_TRUE(packed_record->has_value());
   EXPECT_EQ(*json_record, *packed_record);
   EXPECT_EQ(RunVerify(ShellQuote(packed) + " --files").exit_code, 0);
+  // unpack writes it back first in the Kerchunk JSON, where scan wrote it.
+  const std::string unpacked = dir_ / "refs.unpacked.json";
+  CommandResult unpack = RunKerchunk("unpack", ShellQuote(packed) + " -o " + ShellQuote(unpacked));
+  ASSERT_EQ(unpack.exit_code, 0) << unpack.err;
+  auto unpacked_record = ReadSourceRecord(unpacked);
+  ASSERT_TRUE(unpacked_record.ok());
+  EXPECT_EQ(*json_record, *unpacked_record);
   fs::last_write_time(paths_[2], fs::last_write_time(paths_[2]) + std::chrono::seconds(5));
   CommandResult r = RunVerify(ShellQuote(packed) + " --files");
   EXPECT_EQ(r.exit_code, 1) << r.out;

@@ -46,6 +46,10 @@ Result<std::optional<std::vector<SourceFileRecord>>> ReadSourceRecord(const std:
 /// brace; unchanged when `files` is empty.
 void AppendSourceRecord(const std::vector<SourceFileRecord>& files, std::string& text);
 
+/// `text` (Kerchunk JSON, starting with '{') with the member added first, where
+/// ReadSourceRecord looks for it; unchanged when `files` is empty.
+void PrependSourceRecord(const std::vector<SourceFileRecord>& files, std::string& text);
+
 /// "2026-11-26T07:00:00.123456789Z" for messages.
 std::string FormatMtime(int64_t mtime_ns);
 
