@@ -24,6 +24,7 @@ struct CombineCommandState {
   CombineFilesOptions options;
   std::vector<std::string> rewrites;
   std::string format = "text";
+  std::string on_attribute_conflict = "error";
 };
 
 std::function<int()> SetUpCombine(CLI::App& app) {
@@ -45,6 +46,10 @@ std::function<int()> SetUpCombine(CLI::App& app) {
       ->option_text("A,B,...");
   app.add_flag("--check-identical", o.combine.check_identical,
                "Check that --identical-dims variables hold the same values in every part");
+  app.add_option("--on-attribute-conflict", state->on_attribute_conflict,
+                 "Value attributes (scale_factor, _FillValue, units, ...) that differ between "
+                 "files: error (default), or keep the first file's with a warning")
+      ->check(CLI::IsMember({"error", "first"}));
   app.add_flag("--templates", o.combine.templates, "Write each URL once, as a template");
   app.add_option("--rewrite", state->rewrites,
                  "Read referenced bytes of URLs under REMOTE from LOCAL/...; repeatable")
@@ -62,6 +67,9 @@ std::function<int()> SetUpCombine(CLI::App& app) {
       if (!rule.ok()) return ReportError("combine", rule.status());
       state->options.rewrites.push_back(*std::move(rule));
     }
+    state->options.combine.on_attribute_conflict = state->on_attribute_conflict == "first"
+                                                       ? OnAttributeConflict::kFirst
+                                                       : OnAttributeConflict::kError;
     state->options.summary_format =
         state->format == "json" ? SummaryFormat::kJson : SummaryFormat::kText;
     CommandStreams streams{std::cin, std::cout, std::cerr};

@@ -60,6 +60,7 @@ struct ScanCommandState {
   std::string on_unsupported = "error";
   std::string on_error = "fail";
   std::string format = "text";
+  std::string on_attribute_conflict = "error";
 };
 
 Status FinishOptions(ScanCommandState& state) {
@@ -76,6 +77,9 @@ Status FinishOptions(ScanCommandState& state) {
       {"inline", OnUnsupported::kInline}};
   state.options.file_options.on_unsupported = kOnUnsupported.at(state.on_unsupported);
   state.options.on_error = state.on_error == "skip" ? OnError::kSkip : OnError::kFail;
+  state.options.combine.on_attribute_conflict = state.on_attribute_conflict == "first"
+                                                    ? OnAttributeConflict::kFirst
+                                                    : OnAttributeConflict::kError;
   state.options.summary_format =
       state.format == "json" ? SummaryFormat::kJson : SummaryFormat::kText;
   return OkStatus();
@@ -116,6 +120,10 @@ std::function<int()> SetUpScan(CLI::App& app) {
       ->option_text("A,B,...");
   app.add_flag("--check-identical", o.combine.check_identical,
                "Check that --identical-dims variables hold the same values in every file");
+  app.add_option("--on-attribute-conflict", state->on_attribute_conflict,
+                 "Value attributes (scale_factor, _FillValue, units, ...) that differ between "
+                 "files: error (default), or keep the first file's with a warning")
+      ->check(CLI::IsMember({"error", "first"}));
   app.add_option("--inline-threshold", o.file_options.inline_threshold,
                  "Store chunks smaller than this many bytes inline (default 0: never)")
       ->option_text("BYTES");

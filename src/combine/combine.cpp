@@ -11,6 +11,8 @@
 #include "combine/identical_check.h"
 #include "combine/part_view.h"
 #include "combine/placement.h"
+#include "combine/time_bounds.h"
+#include "combine/value_attributes.h"
 #include "kerchunk/codecs/pipeline.h"
 #include "kerchunk/util/base64.h"
 #include "kerchunk/util/parallel.h"
@@ -26,6 +28,8 @@ using internal::VariableRole;
 struct Plan {
   std::vector<VariablePlan> variables;
   const VariablePlan* coordinate = nullptr;
+  /// The coordinate's bounds variable (time_bnds), converted with it; nullptr when none.
+  const VariablePlan* bounds = nullptr;
 
   const VariablePlan* Find(std::string_view path) const {
     for (const auto& v : variables) {
@@ -119,13 +123,34 @@ Result<Placement> PlaceParts(const std::vector<PartView>& parts, const Plan& pla
   return placement;
 }
 
+// Value attributes of the variables that grow along the dimension (the coordinate's units and
+// calendar are converted, not compared) against the first part's: an error for the first
+// difference, or with OnAttributeConflict::kFirst one warning per part listing them all.
+Status CheckValueAttributes(const PartView& first, const PartView& part, const Plan& plan,
+                            const CombineOptions& options, std::vector<std::string>& warnings) {
+  std::vector<internal::AttributeConflict> conflicts;
+  for (const VariablePlan& v : plan.variables) {
+    if (v.role == VariableRole::kFromFirst) continue;
+    std::vector<std::string_view> skip;
+    if (v.role == VariableRole::kCoordinate || &v == plan.bounds) skip = {"units", "calendar"};
+    auto found = internal::FindAttributeConflicts(first, part, v.path, skip);
+    if (found.empty()) continue;
+    if (options.on_attribute_conflict == OnAttributeConflict::kError) {
+      return internal::AttributeConflictError(first, part, found.front());
+    }
+    conflicts.insert(conflicts.end(), found.begin(), found.end());
+  }
+  if (!conflicts.empty()) warnings.push_back(internal::AttributeConflictWarning(part, conflicts));
+  return OkStatus();
+}
+
 Status CheckParts(const std::vector<PartView>& parts, const Plan& plan,
                   const CombineOptions& options, const UrlToPath& url_to_path,
                   std::vector<std::string>& warnings) {
   for (const PartView& part : parts) {
     if (part.index > 0) {
-      KERCHUNK_RETURN_IF_ERROR(
-          internal::CheckPartMatches(parts[0], part, plan.variables, warnings));
+      KERCHUNK_RETURN_IF_ERROR(internal::CheckPartMatches(parts[0], part, plan.variables));
+      KERCHUNK_RETURN_IF_ERROR(CheckValueAttributes(parts[0], part, plan, options, warnings));
     }
     KERCHUNK_RETURN_IF_ERROR(CheckNoStrayKeys(part, plan));
   }
@@ -179,26 +204,33 @@ Result<StoredCoordinate> CompressCoordinate(const std::string& dtype, const std:
   return StoredCoordinate{json::Value(), json::Value(), raw};
 }
 
-// The coordinate as one inline chunk, with its .zarray describing exactly that.
-Result<ArrayRefs> BuildCoordinate(const PartView& first, const VariablePlan& v,
-                                  const Placement& placement, ReferenceSet& out) {
-  ZarrArrayMeta meta = first.Find(v.path)->meta;
-  internal::EncodedCoordinate encoded = internal::EncodeCoordinate(meta.dtype, placement.values);
-  meta.shape = {placement.total};
-  meta.chunks = {std::max<uint64_t>(placement.total, 1)};
+// An array of combined values (the coordinate, converted bounds) as one inline chunk, with its
+// .zarray (`meta` with the combined shape) describing exactly that.
+Result<ArrayRefs> BuildInline(const std::string& path, ZarrArrayMeta meta,
+                              const std::vector<CoordinateValue>& values, ReferenceSet& out) {
+  internal::EncodedCoordinate encoded = internal::EncodeCoordinate(meta.dtype, values);
+  meta.chunks = meta.shape;
+  for (uint64_t& c : meta.chunks) c = std::max<uint64_t>(c, 1);
   StoredCoordinate stored{json::Value(), json::Value(), std::move(encoded.bytes)};
-  if (placement.total > kCompressCoordinateAbove) {
+  if (values.size() > kCompressCoordinateAbove) {
     KERCHUNK_ASSIGN_OR_RETURN(stored, CompressCoordinate(encoded.dtype, stored.bytes));
   }
   meta.compressor = stored.compressor;
   meta.filters = stored.filters;
   meta.dtype = encoded.dtype;
   meta.dtype_json = json::Value::String(encoded.dtype);
-  out.SetText(ZarrayKey(v.path), meta.Dump());
+  out.SetText(ZarrayKey(path), meta.Dump());
   KERCHUNK_ASSIGN_OR_RETURN(ChunkGrid grid, meta.Grid());
-  ArrayRefs refs(v.path, std::move(grid));
-  if (placement.total > 0) refs.AddInline(0, stored.bytes, /*base64=*/true);
+  ArrayRefs refs(path, std::move(grid));
+  if (!values.empty()) refs.AddInline(0, stored.bytes, /*base64=*/true);
   return refs;
+}
+
+Result<ArrayRefs> BuildCoordinate(const PartView& first, const VariablePlan& v,
+                                  const Placement& placement, ReferenceSet& out) {
+  ZarrArrayMeta meta = first.Find(v.path)->meta;
+  meta.shape = {placement.total};
+  return BuildInline(v.path, std::move(meta), placement.values, out);
 }
 
 Result<ArrayRefs> BuildConcatenated(const std::vector<PartView>& parts, const VariablePlan& v,
@@ -211,9 +243,11 @@ Result<ArrayRefs> BuildConcatenated(const std::vector<PartView>& parts, const Va
   return internal::ConcatenateChunks(parts, v, placement, std::move(grid), urls);
 }
 
+// `bounds`: the converted values of plan.bounds, or nullptr when its references are kept.
 Result<ReferenceSet> BuildOutput(std::vector<ReferenceSet>& inputs,
                                  const std::vector<PartView>& parts, const Plan& plan,
-                                 const Placement& placement) {
+                                 const Placement& placement,
+                                 const std::vector<CoordinateValue>* bounds) {
   ReferenceSet out;
   out.urls = inputs[0].urls;  // same ids for the first part's references
   out.entries = inputs[0].entries;
@@ -222,6 +256,11 @@ Result<ReferenceSet> BuildOutput(std::vector<ReferenceSet>& inputs,
   for (const VariablePlan& v : plan.variables) {
     if (v.role == VariableRole::kCoordinate) {
       KERCHUNK_ASSIGN_OR_RETURN(ArrayRefs refs, BuildCoordinate(parts[0], v, placement, out));
+      built.emplace(v.path, std::move(refs));
+    } else if (&v == plan.bounds && bounds) {
+      ZarrArrayMeta meta = parts[0].Find(v.path)->meta;
+      meta.shape[0] = placement.total;
+      KERCHUNK_ASSIGN_OR_RETURN(ArrayRefs refs, BuildInline(v.path, std::move(meta), *bounds, out));
       built.emplace(v.path, std::move(refs));
     } else if (v.role == VariableRole::kConcatenated) {
       KERCHUNK_ASSIGN_OR_RETURN(ArrayRefs refs, BuildConcatenated(parts, v, placement, urls, out));
@@ -267,6 +306,10 @@ Result<ReferenceSet> CombineReferenceSets(std::vector<ReferenceSet> inputs,
     if (v.role == VariableRole::kCoordinate) plan.coordinate = &v;
     any_concatenated |= v.role != VariableRole::kFromFirst;
   }
+  if (plan.coordinate) {
+    plan.bounds = internal::FindBoundsPlan(parts[0], plan.coordinate->path, plan.variables);
+    for (VariablePlan& v : plan.variables) v.rebuildable = &v == plan.bounds;
+  }
   if (!any_concatenated) {
     return InvalidArgumentError("combine: no variable of {} has the dimension \"{}\"",
                                 parts[0].label, options.concat_dim);
@@ -277,12 +320,19 @@ Result<ReferenceSet> CombineReferenceSets(std::vector<ReferenceSet> inputs,
   KERCHUNK_RETURN_IF_ERROR(CheckParts(parts, plan, options, url_to_path, warnings));
   KERCHUNK_ASSIGN_OR_RETURN(Placement placement,
                             PlaceParts(parts, plan, options, url_to_path, warnings));
+  std::optional<std::vector<CoordinateValue>> bounds;
+  if (plan.bounds) {
+    KERCHUNK_ASSIGN_OR_RETURN(
+        bounds, internal::ConvertBounds(parts, *plan.bounds, plan.coordinate->path, placement,
+                                        options, url_to_path, warnings));
+  }
   for (const VariablePlan& v : plan.variables) {
-    if (v.role != VariableRole::kConcatenated) continue;
+    if (v.role != VariableRole::kConcatenated || (&v == plan.bounds && bounds)) continue;
     KERCHUNK_RETURN_IF_ERROR(internal::CheckChunkAlignment(
         parts, placement, v.path, options.concat_dim, parts[0].Find(v.path)->meta.chunks[v.axis]));
   }
-  KERCHUNK_ASSIGN_OR_RETURN(ReferenceSet out, BuildOutput(inputs, parts, plan, placement));
+  KERCHUNK_ASSIGN_OR_RETURN(
+      ReferenceSet out, BuildOutput(inputs, parts, plan, placement, bounds ? &*bounds : nullptr));
   if (warnings_out) {
     warnings_out->insert(warnings_out->end(), warnings.begin(), warnings.end());
   }

@@ -106,6 +106,75 @@ Result<std::vector<CoordinateValue>> ReadCoordinateValues(const PartView& part,
   return values;
 }
 
+Result<std::vector<CoordinateValue>> ReadArrayValues(const PartView& part, const PartVariable& v,
+                                                     const UrlToPath& url_to_path) {
+  auto type = NumericType::Parse(v.meta.dtype);
+  if (!type) {
+    return UnsupportedError("{}: variable \"{}\" has dtype {}, expected a number", part.label,
+                            v.path, v.meta.dtype);
+  }
+  if (v.meta.order != 'C') {
+    return UnsupportedError("{}: variable \"{}\" is in Fortran order", part.label, v.path);
+  }
+  KERCHUNK_ASSIGN_OR_RETURN(
+      auto pipeline, codecs::Pipeline::FromZarray(v.meta).Annotate(part.label + ": " + v.path));
+  KERCHUNK_ASSIGN_OR_RETURN(uint64_t chunk_bytes, codecs::DecodedChunkSize(v.meta));
+  KERCHUNK_ASSIGN_OR_RETURN(ChunkGrid grid, v.meta.Grid());
+  const std::vector<uint64_t>& shape = v.meta.shape;
+  const std::vector<uint64_t>& chunks = v.meta.chunks;
+  const size_t rank = shape.size();
+  uint64_t total = 1;
+  for (uint64_t n : shape) total *= n;
+  std::vector<CoordinateValue> out(total);
+  std::vector<uint64_t> coords(rank), extent(rank), local(rank);
+  for (uint64_t chunk = 0; chunk < grid.num_chunks() && total > 0; ++chunk) {
+    grid.Coords(chunk, coords);
+    for (size_t d = 0; d < rank; ++d) {
+      extent[d] = std::min(chunks[d], shape[d] - coords[d] * chunks[d]);
+    }
+    auto position = v.refs ? v.refs->Find(chunk) : std::nullopt;
+    std::string raw;
+    CoordinateValue fill;
+    if (position) {
+      KERCHUNK_ASSIGN_OR_RETURN(raw, codecs::ReadDecodedChunk(*part.refs, *v.refs, *position,
+                                                              pipeline, chunk_bytes, url_to_path)
+                                         .Annotate(part.label));
+    } else {
+      KERCHUNK_ASSIGN_OR_RETURN(fill, FillValue(part, v, chunk));
+    }
+    // Every element of the chunk that lies inside the array, in C order.
+    std::fill(local.begin(), local.end(), 0);
+    while (true) {
+      uint64_t in_chunk = 0, in_array = 0;
+      for (size_t d = 0; d < rank; ++d) {
+        in_chunk = in_chunk * chunks[d] + local[d];
+        in_array = in_array * shape[d] + coords[d] * chunks[d] + local[d];
+      }
+      out[in_array] = position ? Load(*type, raw.data(), in_chunk) : fill;
+      size_t d = rank;
+      while (d > 0 && ++local[d - 1] == extent[d - 1]) local[--d] = 0;
+      if (d == 0) break;
+    }
+  }
+  return out;
+}
+
+Result<std::optional<CfTimeConversion>> TimeConversion(std::string_view units,
+                                                       std::string_view calendar,
+                                                       std::string_view to_units,
+                                                       std::string_view to_calendar) {
+  KERCHUNK_ASSIGN_OR_RETURN(CfCalendar from_calendar, ParseCfCalendar(calendar));
+  KERCHUNK_ASSIGN_OR_RETURN(CfCalendar target_calendar, ParseCfCalendar(to_calendar));
+  if (from_calendar != target_calendar) return InvalidArgumentError("calendars differ");
+  using Conversion = std::optional<CfTimeConversion>;
+  if (units == to_units) return Conversion();  // "gregorian" and "standard" are one calendar
+  KERCHUNK_ASSIGN_OR_RETURN(CfTimeUnits from, ParseCfTimeUnits(units, from_calendar));
+  KERCHUNK_ASSIGN_OR_RETURN(CfTimeUnits to, ParseCfTimeUnits(to_units, target_calendar));
+  KERCHUNK_ASSIGN_OR_RETURN(CfTimeConversion conversion, CfTimeConversion::Make(from, to));
+  if (conversion.identity()) return Conversion();
+  return Conversion(conversion);
+}
+
 Status ConvertToFirstUnits(const PartVariable& first, const PartView& part,
                            const PartVariable& coordinate, std::vector<CoordinateValue>& values,
                            std::string& warning) {
@@ -129,28 +198,15 @@ Status ConvertToFirstUnits(const PartVariable& first, const PartView& part,
         "\"{}\")",
         part.label, coordinate.path, units, calendar, first_units, first_calendar);
   };
-  KERCHUNK_ASSIGN_OR_RETURN(CfCalendar from_calendar,
-                            ParseCfCalendar(calendar).Annotate(context()));
-  KERCHUNK_ASSIGN_OR_RETURN(CfCalendar to_calendar,
-                            ParseCfCalendar(first_calendar).Annotate(context()));
-  if (from_calendar != to_calendar) {
-    return InvalidArgumentError("{}: calendars differ", context());
-  }
-  if (units == first_units) return OkStatus();  // "gregorian" and "standard" are one calendar
-  KERCHUNK_ASSIGN_OR_RETURN(CfTimeUnits from,
-                            ParseCfTimeUnits(units, from_calendar).Annotate(context()));
-  KERCHUNK_ASSIGN_OR_RETURN(CfTimeUnits to,
-                            ParseCfTimeUnits(first_units, to_calendar).Annotate(context()));
-  KERCHUNK_ASSIGN_OR_RETURN(CfTimeConversion conversion, CfTimeConversion::Make(from, to));
-  if (conversion.identity()) return OkStatus();
-  // References cannot rewrite other arrays' bytes: time bounds stay in this part's units.
-  std::string bounds = AttrString(coordinate.attrs, "bounds");
-  warning = fmt::format(
-      "{}: \"{}\" values converted from \"{}\" to \"{}\"{}", part.label, coordinate.path, units,
-      first_units,
-      bounds.empty() ? std::string() : fmt::format("; \"{}\" keeps this file's units", bounds));
+  KERCHUNK_ASSIGN_OR_RETURN(
+      std::optional<CfTimeConversion> conversion,
+      TimeConversion(units, calendar, first_units, first_calendar).Annotate(context()));
+  if (!conversion) return OkStatus();
+  // The bounds variable, if any, is converted with the coordinate (time_bounds.h).
+  warning = fmt::format("{}: \"{}\" values converted from \"{}\" to \"{}\"", part.label,
+                        coordinate.path, units, first_units);
   for (size_t i = 0; i < values.size(); ++i) {
-    KERCHUNK_ASSIGN_OR_RETURN(values[i], conversion.Convert(values[i]).Annotate(
+    KERCHUNK_ASSIGN_OR_RETURN(values[i], conversion->Convert(values[i]).Annotate(
                                              fmt::format("{}, value {}", context(), i)));
   }
   return OkStatus();

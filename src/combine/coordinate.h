@@ -2,6 +2,7 @@
 // time units, and encoding the combined values as one inline array.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -17,11 +18,24 @@ Result<std::vector<CoordinateValue>> ReadCoordinateValues(const PartView& part,
                                                           const PartVariable& coordinate,
                                                           const UrlToPath& url_to_path);
 
+/// Reads every value of a numeric variable of `part` in C order (shape of its .zarray), decoding
+/// its chunks; a missing chunk takes the fill value (DataLoss when there is none). Unsupported
+/// for non-numeric dtypes and Fortran order. Errors name the part and the chunk.
+Result<std::vector<CoordinateValue>> ReadArrayValues(const PartView& part, const PartVariable& v,
+                                                     const UrlToPath& url_to_path);
+
+/// The exact map from values in (units, calendar) to (to_units, to_calendar); nullopt when the
+/// values stay as they are (same units string, or an identity conversion). InvalidArgument when
+/// the calendars differ; Unsupported for units that are not fixed-length CF time units.
+Result<std::optional<CfTimeConversion>> TimeConversion(std::string_view units,
+                                                       std::string_view calendar,
+                                                       std::string_view to_units,
+                                                       std::string_view to_calendar);
+
 /// Converts `values` of `part`'s coordinate to the units of the first part's coordinate when
 /// the "units" or "calendar" attributes differ (see cf_time.h for the exact arithmetic). When
 /// neither units string is a time unit ("<unit> since <date>"), values are left as they are and
-/// `warning` says so; a conversion also sets `warning` (the "bounds" variable it names keeps the
-/// part's own units: references cannot rewrite its bytes). Errors name the part: calendars that
+/// `warning` says so; a conversion also sets `warning`. Errors name the part: calendars that
 /// differ, or units that differ while one of them cannot be parsed.
 Status ConvertToFirstUnits(const PartVariable& first, const PartView& part,
                            const PartVariable& coordinate, std::vector<CoordinateValue>& values,

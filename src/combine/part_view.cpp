@@ -53,7 +53,7 @@ Status SameJson(const PartView& part, const std::string& var, std::string_view w
 }
 
 Status CheckConcatenated(const PartView& part, const VariablePlan& plan, const PartVariable& a,
-                         const PartVariable& b, std::vector<std::string>& warnings) {
+                         const PartVariable& b) {
   const std::string& var = plan.path;
   if (a.meta.dtype != b.meta.dtype) {
     return InvalidArgumentError("{}: variable \"{}\": expected dtype {}, got {}", part.label, var,
@@ -70,7 +70,7 @@ Status CheckConcatenated(const PartView& part, const VariablePlan& plan, const P
     return InvalidArgumentError("{}: variable \"{}\": order or dimension separator differs",
                                 part.label, var);
   }
-  if (a.meta.chunks != b.meta.chunks) {
+  if (a.meta.chunks != b.meta.chunks && !plan.rebuildable) {
     // Different chunk extents along the concat dimension cannot share one zarr chunk grid;
     // this is the "chunk size mismatch" Python kerchunk reports for such sets.
     return InvalidArgumentError(
@@ -85,11 +85,6 @@ Status CheckConcatenated(const PartView& part, const VariablePlan& plan, const P
           "got {}",
           part.label, var, Shape(a.meta.shape), a.dims[plan.axis], Shape(b.meta.shape));
     }
-  }
-  if (!(a.meta.fill_value == b.meta.fill_value)) {
-    warnings.push_back(fmt::format(
-        "{}: variable \"{}\": fill value {} differs from {} of the first part; the first is kept",
-        part.label, var, b.meta.fill_value.Dump(), a.meta.fill_value.Dump()));
   }
   return OkStatus();
 }
@@ -172,7 +167,7 @@ Result<std::vector<VariablePlan>> PlanVariables(const PartView& first,
 }
 
 Status CheckPartMatches(const PartView& first, const PartView& part,
-                        const std::vector<VariablePlan>& plan, std::vector<std::string>& warnings) {
+                        const std::vector<VariablePlan>& plan) {
   for (const auto& [path, v] : part.variables) {
     if (!first.Find(path)) {
       return InvalidArgumentError("{}: variable \"{}\" is not in the first part ({})", part.label,
@@ -194,7 +189,7 @@ Status CheckPartMatches(const PartView& first, const PartView& part,
       }
       continue;
     }
-    KERCHUNK_RETURN_IF_ERROR(CheckConcatenated(part, p, *a, *b, warnings));
+    KERCHUNK_RETURN_IF_ERROR(CheckConcatenated(part, p, *a, *b));
   }
   return OkStatus();
 }

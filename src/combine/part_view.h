@@ -52,6 +52,9 @@ struct VariablePlan {
   std::string path;
   VariableRole role = VariableRole::kFromFirst;
   size_t axis = 0;  ///< the concat dimension's position (kCoordinate, kConcatenated)
+  /// kConcatenated whose values combine can rebuild inline (the coordinate's bounds): its chunk
+  /// shapes may differ between parts, as they do between the outputs of earlier combines.
+  bool rebuildable = false;
 };
 
 /// The role of every variable of the first part, in path order. InvalidArgument when
@@ -60,10 +63,10 @@ Result<std::vector<VariablePlan>> PlanVariables(const PartView& first,
                                                 const CombineOptions& options);
 
 /// Checks that `part` has the same variables as `first` and, for variables with the concat
-/// dimension, the same dtype, codecs, order, chunks, dimensions and non-concat shape; differing
-/// fill values only add a warning (the first part's is kept). Errors name the part and the
+/// dimension, the same dtype, codecs, order, chunks, dimensions and non-concat shape (fill
+/// values and other value attributes: value_attributes.h). Errors name the part and the
 /// variable ("expected X, got Y").
 Status CheckPartMatches(const PartView& first, const PartView& part,
-                        const std::vector<VariablePlan>& plan, std::vector<std::string>& warnings);
+                        const std::vector<VariablePlan>& plan);
 
 }  // namespace kerchunk::internal

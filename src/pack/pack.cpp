@@ -10,6 +10,7 @@
 #include "generator.h"
 #include "generator_builder.h"
 #include "kerchunk/json/kerchunk_json.h"
+#include "kerchunk/refs/source_record.h"
 #include "kerchunk/util/checked_math.h"
 #include "kerchunk/util/file_io.h"
 
@@ -288,6 +289,11 @@ Result<PackSummary> PackFile(const std::string& input, const std::string& output
     KERCHUNK_ASSIGN_OR_RETURN(input_bytes, FileSize(input));
   }
   KERCHUNK_ASSIGN_OR_RETURN(PackedText packed, Pack(refs, options));
+  if (input != "-") {
+    // scan's record of the source files (kerchunk/refs/source_record.h) travels along.
+    KERCHUNK_ASSIGN_OR_RETURN(auto sources, ReadSourceRecord(input));
+    if (sources) AppendSourceRecord(*sources, packed.text);
+  }
   KERCHUNK_RETURN_IF_ERROR(WriteFileAtomically(output, packed.text));
   packed.summary.input_bytes = input_bytes;
   packed.summary.output_bytes = packed.text.size();

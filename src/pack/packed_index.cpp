@@ -4,6 +4,7 @@
 
 #include "index_state.h"
 #include "kerchunk/json/kerchunk_json.h"
+#include "kerchunk/refs/source_record.h"
 #include "kerchunk/util/file_io.h"
 
 namespace kerchunk::pack {
@@ -103,7 +104,16 @@ Status UnpackFile(const std::string& input, const std::string& output,
   KERCHUNK_ASSIGN_OR_RETURN(PackedIndex index, PackedIndex::Open(input));
   auto refs = index.UnpackAll(options);
   if (!refs.ok()) return std::move(refs).status().Annotate(input);
-  return WriteKerchunkFile(*refs, output);
+  // The source record pack copied from scan's output goes back where scan writes it.
+  std::optional<std::vector<SourceFileRecord>> sources;
+  if (input != "-") {
+    KERCHUNK_ASSIGN_OR_RETURN(sources, ReadSourceRecord(input));
+  }
+  if (!sources) return WriteKerchunkFile(*refs, output);
+  std::string text;
+  SerializeKerchunkJson(*refs, WriteOptions{}, text);
+  PrependSourceRecord(*sources, text);
+  return WriteFileAtomically(output, text);
 }
 
 }  // namespace kerchunk::pack

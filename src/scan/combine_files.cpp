@@ -63,9 +63,16 @@ Result<RunSummary> RunCombineFiles(const CombineFilesOptions& options,
   for (const std::string& warning : summary.warnings) {
     internal::Warn(streams, "combine", options.quiet, warning);
   }
-  KERCHUNK_RETURN_IF_ERROR(
-      internal::FinishRun(combined, options.output, WriteOptions{options.combine.templates}, start,
-                          options.summary_format, options.quiet, streams, summary));
+  // The parts' records (scan shards write them) carry over for the URLs the output keeps.
+  std::vector<SourceFileRecord> sources;
+  for (const std::string& path : paths) {
+    KERCHUNK_ASSIGN_OR_RETURN(auto record, ReadSourceRecord(path));
+    if (record) sources.insert(sources.end(), record->begin(), record->end());
+  }
+  KERCHUNK_RETURN_IF_ERROR(internal::FinishRun(combined, options.output,
+                                               WriteOptions{options.combine.templates}, start,
+                                               options.summary_format, options.quiet, streams,
+                                               summary, internal::SourcesOf(combined, sources)));
   return summary;
 }
 

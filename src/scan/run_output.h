@@ -10,6 +10,7 @@
 
 #include "kerchunk/combine/combine.h"
 #include "kerchunk/json/kerchunk_json.h"
+#include "kerchunk/refs/source_record.h"
 #include "kerchunk/scan/scan.h"
 
 namespace kerchunk::internal {
@@ -20,9 +21,16 @@ namespace kerchunk::internal {
 Status CheckOutputPath(const std::string& path);
 
 /// Serializes `refs` and writes it to `path` atomically (temporary file + rename), or to
-/// `stdout_stream` for "-"; returns the number of bytes written.
+/// `stdout_stream` for "-"; returns the number of bytes written. `sources`, when not empty, is
+/// written first as the "kerchunk_sources" member (kerchunk/refs/source_record.h).
 Result<uint64_t> WriteReferences(const std::string& path, const ReferenceSet& refs,
-                                 const WriteOptions& options, std::ostream& stdout_stream);
+                                 const WriteOptions& options, std::ostream& stdout_stream,
+                                 const std::vector<SourceFileRecord>& sources = {});
+
+/// The records of `refs`' URLs among `known` (by URL), in URL order; URLs without one (not
+/// scanned here) are left out.
+std::vector<SourceFileRecord> SourcesOf(const ReferenceSet& refs,
+                                        const std::vector<SourceFileRecord>& known);
 
 /// Concatenates `parts` along options.concat_dim ("time" when empty), reading referenced bytes
 /// through `url_to_path` on up to `threads` threads. Combine warnings are appended to
@@ -63,7 +71,8 @@ void EmitSummary(const RunSummary& summary, SummaryFormat format, bool quiet,
 /// records the time since `start` and the peak RSS, and emits the summary.
 Status FinishRun(const ReferenceSet& refs, const std::string& output, const WriteOptions& write,
                  std::chrono::steady_clock::time_point start, SummaryFormat format, bool quiet,
-                 const CommandStreams& streams, RunSummary& summary);
+                 const CommandStreams& streams, RunSummary& summary,
+                 const std::vector<SourceFileRecord>& sources = {});
 
 /// `message` prefixed with "path: " unless it already names the path.
 Status NameFile(Status status, const std::string& path);

@@ -217,9 +217,16 @@ Result<RunSummary> RunScan(const ScanOptions& options, const CommandStreams& str
   KERCHUNK_ASSIGN_OR_RETURN(
       ReferenceSet refs,
       Assemble(std::move(collected), named, all_files.size(), options, streams, summary));
-  KERCHUNK_RETURN_IF_ERROR(
-      internal::FinishRun(refs, options.output, WriteOptions{options.combine.templates}, start,
-                          options.summary_format, options.quiet, streams, summary));
+  // What verify --files compares with later. A file that cannot be stat'ed now was skipped
+  // (--on-error skip) and has no references.
+  std::vector<SourceFileRecord> sources;
+  for (const NamedFile& file : named) {
+    Result<SourceFileRecord> record = RecordSourceFile(file.url, file.path);
+    if (record.ok()) sources.push_back(*std::move(record));
+  }
+  KERCHUNK_RETURN_IF_ERROR(internal::FinishRun(
+      refs, options.output, WriteOptions{options.combine.templates}, start, options.summary_format,
+      options.quiet, streams, summary, internal::SourcesOf(refs, sources)));
   return summary;
 }
 

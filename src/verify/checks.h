@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "kerchunk/refs/reference_set.h"
+#include "kerchunk/refs/source_record.h"
 #include "kerchunk/verify/report.h"
 #include "verify/catalog.h"
 #include "verify/url_resolver.h"
@@ -39,5 +40,10 @@ void CheckRanges(const ReferenceSet& refs, const Catalog& catalog, const CheckCo
 /// `files` gives the sizes (FileSizes()).
 void CheckFiles(const ReferenceSet& refs, const Catalog& catalog, const ResolvedFiles& files,
                 Report& report);
+
+/// Every file of the scan's record that the index references and that has a local path still
+/// has the recorded size and modification time (source_identity.cpp).
+void CheckSourceIdentity(const std::vector<SourceFileRecord>& records, const UrlTable& urls,
+                         const ResolvedFiles& files, Report& report);
 
 }  // namespace kerchunk::verify::internal

@@ -1,6 +1,8 @@
 // One chunk against the library: where it is stored, and the values of its elements.
 #include <fmt/format.h>
 
+#include "kerchunk/json/json_value.h"
+#include "verify/cf_compare.h"
 #include "verify/chunk_region.h"
 #include "verify/chunk_source.h"
 
@@ -33,9 +35,22 @@ Status CheckLocation(SourceDataset& ds, const ChunkRegion& local, uint64_t offse
   return OkStatus();
 }
 
+// The index's CF decoding of the array, from its .zattrs.
+CfDecoding IndexDecodingOf(const ReferenceSet& refs, const ArrayInfo& info) {
+  json::Value attrs;
+  if (const Entry* e = refs.FindEntry(info.path.empty() ? ".zattrs" : info.path + "/.zattrs")) {
+    Result<json::Value> parsed = json::Value::Parse(e->value.data);
+    if (parsed.ok()) attrs = *std::move(parsed);
+  }
+  return IndexDecoding(attrs, *info.meta);
+}
+
+// The stored numbers first (the library's read of the same elements), then, when they match,
+// what a CF reader makes of them through the index's attributes and the file's.
 Status CompareValues(SourceDataset& ds, const ArrayInfo& info, const ChunkRegion& global,
                      const ChunkRegion& local, const std::string& decoded,
-                     const std::vector<std::optional<std::string>>* strings, CaseLog& log,
+                     const std::vector<std::optional<std::string>>* strings,
+                     const CfDecoding& index, const std::string& file, CaseLog& log,
                      const std::string& key) {
   if (strings) {
     KERCHUNK_ASSIGN_OR_RETURN(auto expected, ds.ReadStrings(local.start, local.count));
@@ -61,7 +76,7 @@ Status CompareValues(SourceDataset& ds, const ArrayInfo& info, const ChunkRegion
   const uint64_t itemsize = info.dtype->itemsize;
   std::optional<uint64_t> diff =
       FirstDifference(decoded, info.meta->chunks, expected, local.count, itemsize);
-  if (!diff) return OkStatus();
+  if (!diff) return CompareDecoded(ds, info, index, global, local, decoded, file, log, key);
   std::vector<uint64_t> where = Unravel(*diff, local.count);
   for (size_t d = 0; d < where.size(); ++d) where[d] += global.start[d];
   const std::string_view got = std::string_view(decoded).substr(
@@ -94,6 +109,7 @@ void CompareWithSource(const ReferenceSet& refs, const ArrayInfo& info, size_t i
     }
     local.start[d] -= geometry.origin[d];
   }
+  const CfDecoding index = IndexDecodingOf(refs, info);
   Status status = sources.With(url, info.path, [&](SourceDataset& ds) -> Status {
     const bool range = array.urls()[i] <= ArrayRefs::kMaxUrlId &&
                        array.lengths()[i] != ArrayRefs::kWholeFileLength;
@@ -101,7 +117,8 @@ void CompareWithSource(const ReferenceSet& refs, const ArrayInfo& info, size_t i
       KERCHUNK_RETURN_IF_ERROR(CheckLocation(ds, local, array.offsets()[i], array.lengths()[i],
                                              geometry.fletcher32, refs.urls[url], log, key));
     }
-    KERCHUNK_RETURN_IF_ERROR(CompareValues(ds, info, global, local, decoded, strings, log, key));
+    KERCHUNK_RETURN_IF_ERROR(
+        CompareValues(ds, info, global, local, decoded, strings, index, refs.urls[url], log, key));
     log.Examined();
     return OkStatus();
   });

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "kerchunk/util/status.h"
+#include "verify/cf_decoding.h"
 #include "verify/url_resolver.h"
 #include "verify/zarray_rules.h"
 
@@ -51,6 +52,10 @@ class SourceDataset {
   /// order as the zarr array), appending nothing: `out` is resized to the exact bytes.
   virtual Status Read(std::span<const uint64_t> start, std::span<const uint64_t> count,
                       const DtypeInfo& dtype, std::string& out) = 0;
+  /// The dataset's own CF attributes as its library reads them (scale_factor, add_offset,
+  /// _FillValue, missing_value as numbers; _Unsigned); attributes that are not numbers are left
+  /// out, as readers ignore them.
+  virtual Result<CfDecoding> Decoding() = 0;
   /// Reads variable-length strings (object arrays); a missing value is nullopt.
   virtual Result<std::vector<std::optional<std::string>>> ReadStrings(
       std::span<const uint64_t> start, std::span<const uint64_t> count) = 0;

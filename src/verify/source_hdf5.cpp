@@ -132,6 +132,23 @@ class Hdf5Dataset final : public SourceDataset {
     return ReadWith(memtype.get(), start, count, out.data());
   }
 
+  Result<CfDecoding> Decoding() override {
+    if (!decoding_) {
+      CfDecoding d;
+      auto first = [&](const char* name) {
+        std::vector<double> v = NumberAttribute(name);
+        return v.size() == 1 ? std::optional<double>(v[0]) : std::nullopt;
+      };
+      d.scale_factor = first("scale_factor");
+      d.add_offset = first("add_offset");
+      d.fill_value = first("_FillValue");
+      d.missing_values = NumberAttribute("missing_value");
+      d.is_unsigned = TextAttribute("_Unsigned") == "true";
+      decoding_ = d;
+    }
+    return *decoding_;
+  }
+
   Result<std::vector<std::optional<std::string>>> ReadStrings(
       std::span<const uint64_t> start, std::span<const uint64_t> count) override {
     if (H5Tget_class(type_.get()) != H5T_STRING || H5Tis_variable_str(type_.get()) <= 0) {
@@ -176,6 +193,50 @@ class Hdf5Dataset final : public SourceDataset {
         fmt::format("H5Dread of {}", name_));
   }
 
+  // A numeric attribute's values as doubles; empty when absent or not numeric.
+  std::vector<double> NumberAttribute(const char* name) {
+    std::vector<double> values;
+    if (H5Aexists(dataset_.get(), name) > 0) {
+      Handle attr(H5Aopen(dataset_.get(), name, H5P_DEFAULT));
+      Handle type(attr.valid() ? H5Aget_type(attr.get()) : H5I_INVALID_HID);
+      Handle space(attr.valid() ? H5Aget_space(attr.get()) : H5I_INVALID_HID);
+      const H5T_class_t cls = type.valid() ? H5Tget_class(type.get()) : H5T_NO_CLASS;
+      const hssize_t n = space.valid() ? H5Sget_simple_extent_npoints(space.get()) : 0;
+      if ((cls == H5T_INTEGER || cls == H5T_FLOAT) && n > 0) {
+        values.resize(static_cast<size_t>(n));
+        if (H5Aread(attr.get(), H5T_NATIVE_DOUBLE, values.data()) < 0) values.clear();
+      }
+    }
+    H5Eclear2(H5E_DEFAULT);
+    return values;
+  }
+
+  // A scalar string attribute; empty when absent or not a string.
+  std::string TextAttribute(const char* name) {
+    std::string text;
+    if (H5Aexists(dataset_.get(), name) > 0) {
+      Handle attr(H5Aopen(dataset_.get(), name, H5P_DEFAULT));
+      Handle type(attr.valid() ? H5Aget_type(attr.get()) : H5I_INVALID_HID);
+      if (type.valid() && H5Tget_class(type.get()) == H5T_STRING) {
+        Handle memtype(H5Tcopy(H5T_C_S1));
+        // libhdf5 converts no strings between character sets (netCDF-C writes UTF-8).
+        H5Tset_cset(memtype.get(), H5Tget_cset(type.get()));
+        if (H5Tis_variable_str(type.get()) > 0) {
+          char* p = nullptr;
+          H5Tset_size(memtype.get(), H5T_VARIABLE);
+          if (H5Aread(attr.get(), memtype.get(), &p) >= 0 && p) text = p;
+          H5free_memory(p);
+        } else {
+          std::string buffer(H5Tget_size(type.get()) + 1, '\0');
+          H5Tset_size(memtype.get(), buffer.size());
+          if (H5Aread(attr.get(), memtype.get(), buffer.data()) >= 0) text = buffer.c_str();
+        }
+      }
+    }
+    H5Eclear2(H5E_DEFAULT);
+    return text;
+  }
+
   std::string name_;
   Handle dataset_;
   Handle type_;
@@ -183,6 +244,7 @@ class Hdf5Dataset final : public SourceDataset {
   H5D_layout_t layout_ = H5D_CONTIGUOUS;
   bool fletcher32_ = false;
   std::string missing_filter_;  // why libhdf5 cannot decode the chunks, if it cannot
+  std::optional<CfDecoding> decoding_;
 };
 
 Result<std::unique_ptr<Hdf5Dataset>> Hdf5Dataset::Open(hid_t file, const std::string& name) {

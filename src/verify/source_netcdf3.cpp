@@ -91,17 +91,55 @@ class Netcdf3Variable final : public SourceDataset {
     return OkStatus();
   }
 
+  Result<CfDecoding> Decoding() override {
+    if (decoding_) return *decoding_;
+    std::lock_guard lock(NetcdfMutex());
+    CfDecoding d;
+    auto first = [&](const char* name) {
+      std::vector<double> v = NumberAttribute(name);
+      return v.size() == 1 ? std::optional<double>(v[0]) : std::nullopt;
+    };
+    d.scale_factor = first("scale_factor");
+    d.add_offset = first("add_offset");
+    d.fill_value = first("_FillValue");
+    d.missing_values = NumberAttribute("missing_value");
+    nc_type type = NC_NAT;
+    size_t length = 0;
+    if (nc_inq_att(ncid_, varid_, "_Unsigned", &type, &length) == NC_NOERR && type == NC_CHAR) {
+      std::string text(length, '\0');
+      if (nc_get_att_text(ncid_, varid_, "_Unsigned", text.data()) == NC_NOERR) {
+        d.is_unsigned = text.c_str() == std::string_view("true");
+      }
+    }
+    decoding_ = d;
+    return d;
+  }
+
   Result<std::vector<std::optional<std::string>>> ReadStrings(std::span<const uint64_t>,
                                                               std::span<const uint64_t>) override {
     return UnsupportedError("NetCDF-3 has no variable-length strings");
   }
 
  private:
+  // A numeric attribute's values as doubles; empty when absent or text. Needs NetcdfMutex.
+  std::vector<double> NumberAttribute(const char* name) {
+    nc_type type = NC_NAT;
+    size_t length = 0;
+    if (nc_inq_att(ncid_, varid_, name, &type, &length) != NC_NOERR || type == NC_CHAR ||
+        length == 0) {
+      return {};
+    }
+    std::vector<double> values(length);
+    if (nc_get_att_double(ncid_, varid_, name, values.data()) != NC_NOERR) return {};
+    return values;
+  }
+
   int ncid_;
   int varid_;
   std::string name_;
   nc_type type_;
   std::vector<uint64_t> shape_;
+  std::optional<CfDecoding> decoding_;
 };
 
 class Netcdf3File final : public SourceFile {

@@ -83,7 +83,8 @@ Status ValidateOptions(const VerifyOptions& options) {
 }
 
 Result<Report> VerifyReferences(const ReferenceSet& refs, const VerifyOptions& options,
-                                std::string input_format) {
+                                std::string input_format,
+                                const std::vector<SourceFileRecord>* sources) {
   KERCHUNK_RETURN_IF_ERROR(ValidateOptions(options));
   Report report(options.max_report);
   report.facts().path = options.input;
@@ -104,7 +105,10 @@ Result<Report> VerifyReferences(const ReferenceSet& refs, const VerifyOptions& o
       internal::ResolveFiles(refs.urls, options.rewrites, options.files != FilesMode::kOff,
                              options.threads));
   KERCHUNK_ASSIGN_OR_RETURN(bool check_files, ShouldCheckFiles(options, files, report));
-  if (check_files) internal::CheckFiles(refs, catalog, files, report);
+  if (check_files) {
+    internal::CheckFiles(refs, catalog, files, report);
+    if (sources) internal::CheckSourceIdentity(*sources, refs.urls, files, report);
+  }
   if (options.deep || options.source) {
     internal::ChunkCheckOptions chunk_options;
     chunk_options.sample = options.sample;
@@ -123,8 +127,16 @@ Result<Report> RunVerify(const VerifyOptions& options, std::ostream& out) {
   Result<internal::LoadedReferences> loaded = internal::LoadReferences(options.input);
   if (!loaded.ok() && internal::IsUnreadable(loaded.status())) return loaded.status();
   Result<Report> report = Report(options.max_report);
+  // scan's record of the source files, in Kerchunk JSON or a packed file.
+  Result<std::optional<std::vector<SourceFileRecord>>> sources =
+      std::optional<std::vector<SourceFileRecord>>();
+  if (loaded.ok()) sources = ReadSourceRecord(options.input);
+  if (loaded.ok() && !sources.ok()) {
+    loaded = sources.status();  // a malformed record: the document is not valid
+  }
   if (loaded.ok()) {
-    report = VerifyReferences(loaded->refs, options, loaded->format);
+    report =
+        VerifyReferences(loaded->refs, options, loaded->format, *sources ? &**sources : nullptr);
     if (!report.ok()) return report.status();
   } else {
     // Read but not valid: the one problem is the document itself (the message names the file).

@@ -10,6 +10,7 @@
 
 #include "../scan/cli_testing.h"
 #include "kerchunk/util/file_io.h"
+#include "support/packed_fixtures.h"
 #include "support/scan_fixtures.h"
 
 namespace kerchunk {
@@ -119,6 +120,21 @@ TEST_F(GeneratedClientTest, CombinedNetcdf3Series) {
   ScanAndReadBack(Series(spec), "time");
 }
 
+// Files that count time from their own dates, with time bounds: combine converts both "time" and
+// "time_bnds" to the first file's units; xarray's cftime dates must be netCDF4's.
+TEST_F(GeneratedClientTest, CombinedSeriesWithConvertedTimeBounds) {
+  for (bool bounds_units : {false, true}) {
+    testing::PackedSeriesSpec spec;
+    spec.prefix = bounds_units ? "own_units" : "inherited_units";
+    spec.per_file_units = true;
+    spec.bounds = true;
+    spec.bounds_units = bounds_units;
+    auto paths = testing::WritePackedSeries(dir_.path(), spec);
+    ASSERT_TRUE(paths.ok()) << paths.status().message();
+    ScanAndReadBack(*paths, "time");
+  }
+}
+
 TEST_F(GeneratedClientTest, CommittedSamples) {
   fs::path samples = KERCHUNK_SAMPLES_DIR;
   ScanAndReadBack(
@@ -175,6 +191,7 @@ const ClientCase kSharedCases[] = {
     {"series_nc4_cmip6_siconc", {"timeseries/nc4_cmip6_siconc_GFDL-ESM4_mon_2files"}, "time", ""},
     {"series_nc4_contiguous_rain", {"timeseries/nc4_contiguous_padocc_rain_5files"}, "time", ""},
     {"series_nc3_cmip5_mrsos", {"timeseries/nc3_cmip5_mrsos_HadGEM2-ES_day_11files"}, "time", ""},
+    {"series_nc3_cmip5_tas", {"timeseries/nc3_cmip5_tas_EC-EARTH_mon_16files"}, "time", ""},
 };
 
 INSTANTIATE_TEST_SUITE_P(Corpus, SharedClientTest, ::testing::ValuesIn(kSharedCases),
@@ -186,8 +203,6 @@ INSTANTIATE_TEST_SUITE_P(Corpus, SharedClientTest, ::testing::ValuesIn(kSharedCa
 //    out, as kerchunk 0.2.2 does; netCDF4 reads them as fill values.
 //  - cordex, MPI siconc: a char variable without _FillValue gets zarr fill_value " " (kerchunk
 //    0.2.2 does the same), which xarray turns into a _FillValue and an object dtype.
-//  - EC-EARTH tas: files count time in different units; combine converts "time" to the first
-//    file's units but not its bounds "time_bnds", whose numbers then mean other dates.
 class KnownIssueClientTest : public ::testing::TestWithParam<ClientCase> {};
 TEST_P(KnownIssueClientTest, DISABLED_ReadsBackTheOriginalValues) {
   ReadBackSharedCase(GetParam());
@@ -199,7 +214,6 @@ const ClientCase kKnownIssueCases[] = {
      {"timeseries/nc4_cmip6_siconc_MPI-ESM1-2-HR_mon_33files"},
      "time",
      ""},
-    {"series_nc3_cmip5_tas", {"timeseries/nc3_cmip5_tas_EC-EARTH_mon_16files"}, "time", ""},
 };
 INSTANTIATE_TEST_SUITE_P(Corpus, KnownIssueClientTest, ::testing::ValuesIn(kKnownIssueCases),
                          [](const auto& param_info) { return param_info.param.name; });

@@ -238,18 +238,6 @@ TEST(CombineTest, LastPartMayEndInsideAChunk) {
   EXPECT_EQ(TasChunk(*r, 3), (std::pair<std::string, uint64_t>{"b.nc", 1016}));
 }
 
-TEST(CombineTest, FillValueDifferenceWarnsAndKeepsTheFirst) {
-  PartSpec a = Spec("a.nc", {0}), b = Spec("b.nc", {1});
-  a.fill_value = "1e+20";
-  b.fill_value = "-999.0";
-  std::vector<std::string> warnings;
-  auto r = Combine({a, b}, {}, &warnings);
-  ASSERT_TRUE(r.ok());
-  EXPECT_EQ(ZarrArrayMeta::Parse(EntryText(*r, "tas/.zarray"))->fill_value.as_double(), 1e20);
-  ASSERT_EQ(warnings.size(), 1u);
-  EXPECT_THAT(warnings[0], HasSubstr("part 1 (b.nc): variable \"tas\": fill value -999.0"));
-}
-
 TEST(CombineTest, WithoutCoordinateVariableConcatenatesInInputOrder) {
   ReferenceSet a = MakePart(Spec("a.nc", {0, 1})), b = MakePart(Spec("b.nc", {5}));
   for (ReferenceSet* p : {&a, &b}) {

@@ -99,7 +99,8 @@ ReferenceSet MakePart(const PartSpec& spec) {
   const uint64_t n = spec.times.size();
   r.SetText("tas/.zarray", Zarray({n, spec.nlat}, {spec.time_chunk, spec.nlat}, spec.tas_dtype,
                                   spec.fill_value, "null"));
-  r.SetText("tas/.zattrs", R"({"_ARRAY_DIMENSIONS":["time","lat"],"units":"K"})");
+  r.SetText("tas/.zattrs",
+            R"({"_ARRAY_DIMENSIONS":["time","lat"],"units":"K")" + spec.tas_attributes + "}");
   ArrayRefs& tas =
       r.AddArray("tas", *ChunkGrid::Make({n, spec.nlat}, {spec.time_chunk, spec.nlat}));
   for (uint64_t k = 0; k * spec.time_chunk < n; ++k) tas.AddRange(k, url, 1000 + 16 * k, 16);

@@ -24,6 +24,7 @@ struct PartSpec {
   uint64_t nlat = 3;
   std::string tas_dtype = "<f4";
   std::string fill_value = "null";  ///< tas fill value as JSON
+  std::string tas_attributes;       ///< more members of tas/.zattrs: ,"scale_factor":0.1
   /// When set, the coordinate's bytes are written to this file and referenced (zlib-compressed
   /// in chunks of coordinate_chunk) instead of inline.
   std::string coordinate_file;

@@ -14,6 +14,15 @@
 
 namespace kerchunk {
 
+/// What combine does when an attribute that changes decoded values (kValueAttributes in
+/// combine/value_attributes.h: scale_factor, add_offset, _FillValue, ...) differs between parts
+/// for a concatenated variable. The combined index has one .zattrs per variable, so a CF reader
+/// decodes every part's values with the first part's attributes.
+enum class OnAttributeConflict {
+  kError,  ///< InvalidArgument naming the part, the variable, the attribute and both values
+  kFirst,  ///< keep the first part's values, with one warning per part listing what differs
+};
+
 struct CombineOptions {
   /// The dimension to concatenate along ("time" when empty).
   std::string concat_dim;
@@ -23,6 +32,8 @@ struct CombineOptions {
   /// Compare the variables taken from the first part across all parts (values, not just
   /// metadata) and fail naming the first part and variable that differ.
   bool check_identical = false;
+  /// Value attributes that differ between parts: an error (default) or the first part's kept.
+  OnAttributeConflict on_attribute_conflict = OnAttributeConflict::kError;
   /// How to read bytes of referenced chunks (concat coordinate values, --check-identical);
   /// codecs::DefaultUrlToPath when empty.
   UrlToPath url_to_path;
@@ -39,20 +50,26 @@ struct CombineOptions {
 ///    position of its first value; its values must increase strictly and must not interleave
 ///    with another part's. Where parts overlap, each key keeps the later part's reference (in
 ///    input order), as MultiZarrToZarr does. Without a coordinate variable, parts follow each
-///    other in input order.
+///    other in input order. The coordinate's CF bounds variable (its "bounds" attribute) is
+///    converted the same way and stored inline when any part counts it in other units or
+///    stores it with another chunk shape; bounds that cannot be converted are an error
+///    (OnAttributeConflict::kFirst: kept in each part's units, with a warning).
 ///  - Variables with the concat dimension (and not in identical_dims) grow along it; their
 ///    chunk keys are renumbered. A part must start and end on a chunk boundary along the
 ///    dimension (the last may end anywhere); otherwise zarr cannot express the result without
 ///    rechunking and the error says so.
 ///  - Everything else — other variables, group and global metadata, attributes — comes from
-///    the first part (in input order), as MultiZarrToZarr takes it.
+///    the first part (in input order), as MultiZarrToZarr takes it. Attributes that change the
+///    decoded values of a concatenated variable or the coordinate (scale_factor, add_offset,
+///    _FillValue also as the .zarray fill_value, missing_value, valid_*, _Unsigned, calendar,
+///    units; the coordinate's units and calendar are converted instead) must agree by value and
+///    JSON number kind in every part, or options.on_attribute_conflict decides.
 /// Every part must have the same variables; a concatenated variable must have the same dtype,
 /// codecs, chunk shape, dimensions and non-concat shape in every part. Errors are
 /// InvalidArgument (Unsupported for coordinates that are not numbers) and name the part ("part
-/// 3 (<its first URL>)") and the variable. Differing fill values add a warning and keep the
-/// first part's. Combining is associative for parts whose coordinate ranges do not interleave
-/// and whose unit conversions are exact: combine(combine(A, B), combine(C, D)) equals
-/// combine(A, B, C, D), which is what sharded scans rely on.
+/// 3 (<its first URL>)") and the variable. Combining is associative for parts whose coordinate
+/// ranges do not interleave and whose unit conversions are exact: combine(combine(A, B), combine(C,
+/// D)) equals combine(A, B, C, D), which is what sharded scans rely on.
 Result<ReferenceSet> CombineReferenceSets(std::vector<ReferenceSet> parts,
                                           const CombineOptions& options,
                                           std::vector<std::string>* warnings = nullptr);

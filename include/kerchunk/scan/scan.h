@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "kerchunk/combine/combine.h"
 #include "kerchunk/scan/file_scan.h"
 #include "kerchunk/scan/input_list.h"
 #include "kerchunk/scan/summary.h"
@@ -44,6 +45,9 @@ struct CombineWriteOptions {
   std::string concat_dim;
   std::vector<std::string> identical_dims;
   bool check_identical = false;
+  /// Value attributes (scale_factor, _FillValue, ...) that differ between files: see
+  /// CombineOptions::on_attribute_conflict.
+  OnAttributeConflict on_attribute_conflict = OnAttributeConflict::kError;
   bool templates = false;  ///< see WriteOptions::templates
 };
 

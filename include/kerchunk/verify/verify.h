@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "kerchunk/refs/reference_set.h"
+#include "kerchunk/refs/source_record.h"
 #include "kerchunk/scan/url_mapping.h"
 #include "kerchunk/util/status.h"
 #include "kerchunk/verify/report.h"
@@ -62,11 +63,16 @@ Status ValidateOptions(const VerifyOptions& options);
 /// shown in reports ("Kerchunk JSON", "packed"). Problems go into the report; only usage
 /// problems (InvalidArgument: --deep on remote URLs without --rewrite, an unreadable --against
 /// file) are errors.
+/// `sources`: the scan's record of the referenced files (kerchunk/refs/source_record.h); when
+/// given and the files check runs, a file whose size or modification time differs from the
+/// record is a files problem.
 Result<Report> VerifyReferences(const ReferenceSet& refs, const VerifyOptions& options,
-                                std::string input_format = "Kerchunk JSON");
+                                std::string input_format = "Kerchunk JSON",
+                                const std::vector<SourceFileRecord>* sources = nullptr);
 
 /// The whole command: loads options.input, runs VerifyReferences, writes the report to `out`
-/// (text or JSON) and the JUnit file. Returns the report (passed() decides between exit status
+/// (text or JSON) and the JUnit file. A Kerchunk JSON input's "kerchunk_sources" record is
+/// checked with the files. Returns the report (passed() decides between exit status
 /// 0 and 1) or an error when verify could not run (exit status 2): usage errors, an input or
 /// --against file that does not exist or cannot be read. An input that is read but is not
 /// valid Kerchunk (or a packed file that does not expand to its checksum) is a failed
