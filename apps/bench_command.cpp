@@ -5,6 +5,7 @@
 
 #include "command.h"
 #include "kerchunk/bench/bench.h"
+#include "output_guard.h"
 
 namespace kerchunk::cli {
 namespace {
@@ -58,7 +59,9 @@ Status FinishOptions(BenchCommandState& s) {
   }
   o.compressors = !s.no_compressors;
   o.format = s.format == "json" ? bench::OutputFormat::kJson : bench::OutputFormat::kText;
-  return OkStatus();
+  const std::vector<NamedOutput> outputs = {{"--json", o.json_output}, {"--plot", o.plot}};
+  if (!AnyOutputExists(outputs)) return OkStatus();
+  return RefuseOutputsOverInputs(outputs, ExpandedInputs(o.inputs));
 }
 
 void AddSyntheticOptions(CLI::App& app, BenchCommandState& s) {

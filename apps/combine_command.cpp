@@ -5,6 +5,8 @@
 
 #include "command.h"
 #include "kerchunk/scan/combine_files.h"
+#include "kerchunk/scan/input_list.h"
+#include "output_guard.h"
 
 namespace kerchunk::cli {
 namespace {
@@ -25,6 +27,17 @@ struct CombineCommandState {
   std::vector<std::string> rewrites;
   std::string format = "text";
 };
+
+// Refuses an -o that is one of the parts (named directly or matched by a pattern).
+Status GuardInputs(const CombineFilesOptions& o) {
+  const std::vector<NamedOutput> outputs = {{"-o", o.output}};
+  if (!AnyOutputExists(outputs)) return OkStatus();
+  std::vector<std::string> inputs = o.parts;
+  if (Result<std::vector<std::string>> files = ExpandFilePatterns(o.parts); files.ok()) {
+    inputs.insert(inputs.end(), files->begin(), files->end());
+  }
+  return RefuseOutputsOverInputs(outputs, inputs);
+}
 
 std::function<int()> SetUpCombine(CLI::App& app) {
   auto state = std::make_shared<CombineCommandState>();
@@ -64,6 +77,7 @@ std::function<int()> SetUpCombine(CLI::App& app) {
     }
     state->options.summary_format =
         state->format == "json" ? SummaryFormat::kJson : SummaryFormat::kText;
+    if (Status s = GuardInputs(state->options); !s.ok()) return ReportError("combine", s);
     CommandStreams streams{std::cin, std::cout, std::cerr};
     Result<RunSummary> summary = RunCombineFiles(state->options, streams);
     if (!summary.ok()) return ReportError("combine", summary.status());

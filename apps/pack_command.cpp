@@ -5,6 +5,7 @@
 
 #include "command.h"
 #include "kerchunk/pack/pack.h"
+#include "output_guard.h"
 
 namespace kerchunk::cli {
 namespace {
@@ -43,6 +44,9 @@ std::function<int()> SetUpPack(CLI::App& app) {
       ->option_text("N");
   app.add_flag("-q,--quiet", state->quiet, "No summary on standard error");
   return [state] {
+    if (Status s = RefuseOutputsOverInputs({{"-o", state->output}}, {state->input}); !s.ok()) {
+      return ReportError("pack", s);
+    }
     Result<pack::PackSummary> summary = pack::PackFile(state->input, state->output, state->options);
     if (!summary.ok()) return ReportError("pack", summary.status());
     if (!state->quiet) pack::WritePackSummary(*summary, std::cerr);

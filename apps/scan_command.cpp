@@ -6,9 +6,12 @@
 #include <iostream>
 #include <map>
 #include <memory>
+#include <sstream>
 
 #include "command.h"
 #include "kerchunk/scan/scan.h"
+#include "kerchunk/util/file_io.h"
+#include "output_guard.h"
 
 namespace kerchunk::cli {
 namespace {
@@ -81,6 +84,29 @@ Status FinishOptions(ScanCommandState& state) {
   return OkStatus();
 }
 
+// Refuses an -o that is one of the files the scan would read. The file list is needed for that:
+// a list on standard input is read here (once) and passed on as inputs.
+Status GuardInputs(ScanCommandState& state) {
+  ScanOptions& o = state.options;
+  const std::vector<NamedOutput> outputs = {{"-o", o.output}};
+  if (!AnyOutputExists(outputs)) return OkStatus();
+  std::vector<std::string> inputs = o.inputs;
+  if (o.files_from == "-") {
+    std::vector<std::string> listed = ReadFileList(std::cin);
+    o.inputs.insert(o.inputs.end(), listed.begin(), listed.end());
+    o.files_from.clear();
+    inputs = o.inputs;
+  } else if (!o.files_from.empty()) {
+    inputs.push_back(o.files_from);
+    if (Result<std::string> text = ReadFileToString(o.files_from); text.ok()) {
+      std::istringstream in(*text);
+      std::vector<std::string> listed = ReadFileList(in);
+      inputs.insert(inputs.end(), listed.begin(), listed.end());
+    }
+  }
+  return RefuseOutputsOverInputs(outputs, ExpandedInputs(inputs));
+}
+
 std::function<int()> SetUpScan(CLI::App& app) {
   auto state = std::make_shared<ScanCommandState>();
   ScanOptions& o = state->options;
@@ -131,6 +157,7 @@ std::function<int()> SetUpScan(CLI::App& app) {
       ->check(CLI::IsMember({"text", "json"}));
   return [state] {
     if (Status s = FinishOptions(*state); !s.ok()) return ReportError("scan", s);
+    if (Status s = GuardInputs(*state); !s.ok()) return ReportError("scan", s);
     InstallCrashReport();
     CommandStreams streams{std::cin, std::cout, std::cerr};
     Result<RunSummary> summary = RunScan(state->options, streams);

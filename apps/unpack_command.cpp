@@ -8,6 +8,7 @@
 #include "command.h"
 #include "kerchunk/json/kerchunk_json.h"
 #include "kerchunk/pack/packed_index.h"
+#include "output_guard.h"
 
 namespace kerchunk::cli {
 namespace {
@@ -67,6 +68,9 @@ std::function<int()> SetUpUnpack(CLI::App& app) {
                  "Refuse to expand more references than this (default 2^31)")
       ->option_text("N");
   return [state] {
+    if (Status s = RefuseOutputsOverInputs({{"-o", state->output}}, {state->input}); !s.ok()) {
+      return ReportError("unpack", s);
+    }
     Status status;
     if (state->keys.empty() && state->selections.empty()) {
       status = pack::UnpackFile(state->input, state->output, state->options);

@@ -5,6 +5,7 @@
 
 #include "command.h"
 #include "kerchunk/verify/verify.h"
+#include "output_guard.h"
 
 namespace kerchunk::cli {
 namespace {
@@ -48,7 +49,9 @@ Status FinishOptions(VerifyCommandState& state) {
   }
   o.format = state.format == "json" ? verify::ReportFormat::kJson : verify::ReportFormat::kText;
   if (o.source) o.deep = true;
-  return verify::ValidateOptions(o);
+  KERCHUNK_RETURN_IF_ERROR(verify::ValidateOptions(o));
+  // The referenced data files are compared with --junit by RunVerify, once it knows them.
+  return RefuseOutputsOverInputs({{"--junit", o.junit}}, {o.input, o.against});
 }
 
 std::function<int()> SetUpVerify(CLI::App& app) {

@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -41,6 +42,19 @@ Result<std::string> ReadFileToString(const std::string& path);
 
 /// The size of a file in bytes (NotFound when it does not exist).
 Result<uint64_t> FileSize(const std::string& path);
+
+/// The identity of an existing file: device and inode numbers, after following symbolic links.
+/// Two paths name the same file (hard links, symbolic links, "./x" and "x") exactly when their
+/// identities are equal, which comparing the path strings cannot tell.
+struct FileIdentity {
+  uint64_t device = 0;
+  uint64_t inode = 0;
+  friend bool operator==(const FileIdentity&, const FileIdentity&) = default;
+};
+
+/// The identity of `path`; nullopt when it does not exist or cannot be examined (an output
+/// that does not exist yet cannot be any input).
+std::optional<FileIdentity> IdentifyFile(const std::string& path);
 
 /// Reads `length` bytes at `offset` of a file with pread (for verify's range reads).
 Result<std::string> ReadFileRange(const std::string& path, uint64_t offset, uint64_t length);
