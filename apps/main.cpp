@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "command.h"
+#include "kerchunk/util/file_io.h"
 
 namespace kerchunk::cli {
 
@@ -33,6 +34,8 @@ int ReportError(std::string_view command, const Status& status) {
 
 int main(int argc, char** argv) {
   using namespace kerchunk::cli;
+  // Ctrl-C, or Slurm's SIGTERM at a time limit, must not leave "out.json.tmp.<pid>.<n>" behind.
+  kerchunk::RemoveTemporaryOutputsOnSignals();
   // kerchunk-scan ARGS == kerchunk scan ARGS
   std::vector<std::string> args(argv, argv + argc);
   std::string program = std::filesystem::path(args[0]).filename().string();
@@ -45,7 +48,8 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   app.set_version_flag("--version", std::string("kerchunk ") + KERCHUNK_VERSION);
   app.footer(
-      "Exit status: 0 success; 1 verification failed (verify); 2 usage error or bad input.\n"
+      "Exit status: 0 success; 1 verification failed (verify); 2 usage error or bad input;\n"
+      "129, 130, 143 stopped by SIGHUP, SIGINT (Ctrl-C), SIGTERM (no output is left).\n"
       "Run `kerchunk <command> --help` for the options and examples of a command.");
   std::function<int()> run;
   for (const auto& command : Commands()) {

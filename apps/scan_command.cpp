@@ -49,6 +49,7 @@ void ReportCrash(int signal) {
                     ')', '\0'};
   WriteRaw(number[0] == '0' ? number + 1 : number);
   WriteRaw(file ? "; it is probably corrupt; nothing was written\n" : "; nothing was written\n");
+  RemoveTemporaryOutputs();
   ::_exit(kExitError);
 }
 

@@ -9,6 +9,8 @@
 #include <cerrno>
 #include <cstring>
 
+#include "util/temp_registry.h"
+
 namespace kerchunk {
 namespace {
 
@@ -128,6 +130,8 @@ Result<AtomicOutputFile> AtomicOutputFile::Create(const std::string& path) {
   }
   static std::atomic<unsigned> counter{0};
   out.temp_path_ = fmt::format("{}.tmp.{}.{}", path, ::getpid(), counter++);
+  // Recorded before it exists: a signal between open() and recording would leave it behind.
+  out.signal_slot_ = internal::RegisterTempPath(out.temp_path_);
   out.fd_ = ::open(out.temp_path_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (out.fd_ < 0) return ErrnoError("cannot create output", out.temp_path_);
   return out;
@@ -137,14 +141,17 @@ AtomicOutputFile::AtomicOutputFile(AtomicOutputFile&& other) noexcept
     : path_(std::move(other.path_)),
       temp_path_(std::move(other.temp_path_)),
       fd_(other.fd_),
+      signal_slot_(other.signal_slot_),
       committed_(other.committed_) {
   other.fd_ = -1;
+  other.signal_slot_ = -1;
   other.temp_path_.clear();
 }
 
 AtomicOutputFile::~AtomicOutputFile() {
   if (fd_ >= 0 && fd_ != STDOUT_FILENO) ::close(fd_);
   if (!committed_ && !temp_path_.empty()) ::unlink(temp_path_.c_str());
+  internal::UnregisterTempPath(signal_slot_);
 }
 
 Status AtomicOutputFile::Write(std::string_view bytes) {
@@ -172,6 +179,8 @@ Status AtomicOutputFile::Commit() {
   fd_ = -1;
   if (::rename(temp_path_.c_str(), path_.c_str()) != 0) return ErrnoError("cannot rename", path_);
   committed_ = true;
+  internal::UnregisterTempPath(signal_slot_);
+  signal_slot_ = -1;
   return OkStatus();
 }
 

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <csignal>
 #include <filesystem>
 
 #include "support/test_env.h"
@@ -25,6 +26,41 @@ TEST(FileIoTest, AtomicOutputAppearsOnlyOnCommit) {
 
   ASSERT_TRUE(WriteFileAtomically(path, "complete").ok());
   EXPECT_EQ(*ReadFileToString(path), "complete");
+}
+
+// A SIGTERM (Slurm's time limit) or Ctrl-C while an output is being written: the temporary file
+// goes, the committed output of an earlier file stays, and the process ends by the signal.
+TEST(FileIoTest, SignalRemovesUncommittedTemporaryFiles) {
+  for (int signal : {SIGTERM, SIGINT, SIGHUP}) {
+    TempDir dir;
+    const std::string done = dir / "done.json", partial = dir / "partial.json";
+    EXPECT_EXIT(
+        {
+          RemoveTemporaryOutputsOnSignals();
+          (void)WriteFileAtomically(done, "complete");
+          auto first = AtomicOutputFile::Create(dir / "first.json");
+          auto out = AtomicOutputFile::Create(partial);
+          (void)out->Write("partial");
+          std::raise(signal);
+        },
+        ::testing::KilledBySignal(signal), "");
+    std::vector<std::string> left;
+    for (const auto& e : std::filesystem::directory_iterator(dir.path())) {
+      left.push_back(e.path().filename().string());
+    }
+    EXPECT_EQ(left, std::vector<std::string>{"done.json"}) << "signal " << signal;
+  }
+}
+
+TEST(FileIoTest, IgnoredSignalStaysIgnored) {  // nohup kerchunk scan ...
+  EXPECT_EXIT(
+      {
+        std::signal(SIGHUP, SIG_IGN);
+        RemoveTemporaryOutputsOnSignals();
+        std::raise(SIGHUP);
+        std::exit(0);
+      },
+      ::testing::ExitedWithCode(0), "");
 }
 
 TEST(FileIoTest, MissingFileIsNotFound) {

@@ -80,10 +80,20 @@ class AtomicOutputFile {
   std::string path_;
   std::string temp_path_;
   int fd_ = -1;
+  int signal_slot_ = -1;  ///< where temp_path_ is recorded for RemoveTemporaryOutputs
   bool committed_ = false;
 };
 
 /// Writes `contents` to `path` atomically (see AtomicOutputFile).
 Status WriteFileAtomically(const std::string& path, std::string_view contents);
+
+/// Removes the temporary file of every AtomicOutputFile not yet committed. Async-signal-safe
+/// (unlink only), for a program's own fatal-signal handler; the objects must not be used after.
+void RemoveTemporaryOutputs();
+
+/// Installs handlers for SIGINT, SIGTERM and SIGHUP that call RemoveTemporaryOutputs and then
+/// end the process by the same signal (a shell reports exit status 128 + signal: 130, 143,
+/// 129). Signals that are ignored (nohup) stay ignored. For programs, not libraries.
+void RemoveTemporaryOutputsOnSignals();
 
 }  // namespace kerchunk
