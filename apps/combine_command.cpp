@@ -6,6 +6,7 @@
 #include "command.h"
 #include "kerchunk/scan/combine_files.h"
 #include "kerchunk/scan/input_list.h"
+#include "option_checks.h"
 #include "output_guard.h"
 
 namespace kerchunk::cli {
@@ -64,6 +65,7 @@ std::function<int()> SetUpCombine(CLI::App& app) {
       ->option_text("REMOTE=LOCAL")
       ->allow_extra_args(false);
   app.add_option("-j,--jobs", o.threads, "Parts parsed at once (default: hardware threads)")
+      ->check(ThreadCount())
       ->option_text("N");
   app.add_flag("-q,--quiet", o.quiet, "No warnings or text summary");
   app.add_option("--format", state->format,

@@ -5,6 +5,7 @@
 
 #include "command.h"
 #include "kerchunk/pack/pack.h"
+#include "option_checks.h"
 #include "output_guard.h"
 
 namespace kerchunk::cli {
@@ -40,7 +41,7 @@ std::function<int()> SetUpPack(CLI::App& app) {
                "Write plain JSON arrays instead of compact base64 columns");
   app.add_option("--checkpoint-interval", state->options.checkpoint_interval,
                  "References between checkpoints (1-65536, default 256): lookups decode fewer")
-      ->check(CLI::Range(1, 65536))
+      ->check(WholeNumber(1, 65536))
       ->option_text("N");
   app.add_flag("-q,--quiet", state->quiet, "No summary on standard error");
   return [state] {

@@ -1,4 +1,5 @@
 // `kerchunk scan`: parses the options into ScanOptions and calls RunScan (kerchunk/scan/scan.h).
+#include <fmt/format.h>
 #include <unistd.h>
 
 #include <csignal>
@@ -11,6 +12,7 @@
 #include "command.h"
 #include "kerchunk/scan/scan.h"
 #include "kerchunk/util/file_io.h"
+#include "option_checks.h"
 #include "output_guard.h"
 
 namespace kerchunk::cli {
@@ -108,6 +110,20 @@ Status GuardInputs(ScanCommandState& state) {
   return RefuseOutputsOverInputs(outputs, ExpandedInputs(inputs));
 }
 
+// With one file nothing is combined, so the options that say how to combine do nothing; say so
+// rather than let a user believe the named variables were checked.
+void WarnUnusedCombineOptions(const ScanOptions& o, const RunSummary& summary) {
+  if (o.quiet || !summary.concat_dim.empty()) return;
+  for (const auto& [given, name] :
+       {std::pair{!o.combine.identical_dims.empty(), "--identical-dims"},
+        std::pair{o.combine.check_identical, "--check-identical"}}) {
+    if (given) {
+      fmt::print(stderr, "kerchunk scan: warning: {} ignored: one file, nothing was combined\n",
+                 name);
+    }
+  }
+}
+
 std::function<int()> SetUpScan(CLI::App& app) {
   auto state = std::make_shared<ScanCommandState>();
   ScanOptions& o = state->options;
@@ -123,6 +139,7 @@ std::function<int()> SetUpScan(CLI::App& app) {
                  "Scan only shard K of N (K = 0..N-1) of the sorted list, for `kerchunk combine`")
       ->option_text("K/N");
   app.add_option("-j,--jobs", o.threads, "Files scanned at once (default: hardware threads)")
+      ->check(ThreadCount())
       ->option_text("N");
   app.add_option("--url-prefix", o.url_prefix,
                  "Refer to files as PREFIX + their path relative to the current directory")
@@ -145,6 +162,7 @@ std::function<int()> SetUpScan(CLI::App& app) {
                "Check that --identical-dims variables hold the same values in every file");
   app.add_option("--inline-threshold", o.file_options.inline_threshold,
                  "Store chunks smaller than this many bytes inline (default 0: never)")
+      ->check(WholeNumber(0))
       ->option_text("BYTES");
   app.add_option("--on-unsupported", state->on_unsupported,
                  "Variables no zarr codec can read: error, skip, or inline (small ones)")
@@ -163,6 +181,7 @@ std::function<int()> SetUpScan(CLI::App& app) {
     CommandStreams streams{std::cin, std::cout, std::cerr};
     Result<RunSummary> summary = RunScan(state->options, streams);
     if (!summary.ok()) return ReportError("scan", summary.status());
+    WarnUnusedCombineOptions(state->options, *summary);
     return kExitOk;
   };
 }

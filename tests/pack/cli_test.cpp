@@ -84,7 +84,10 @@ TEST_F(PackCliTest, KeysAndSelectionsPrintOnlyWhatIsNeeded) {
   ASSERT_TRUE(part.ok());
   EXPECT_EQ(part->FindArray("t2m")->size(), 2u * 4 * 3);
   EXPECT_NE(part->FindEntry(".zgroup"), nullptr);
-  auto missing = Run("unpack " + ShellQuote(packed) + " --key nothing/0");
+  auto unknown = Run("unpack " + ShellQuote(packed) + " --key nothing/0");  // no such array
+  EXPECT_EQ(unknown.exit_code, 2);
+  EXPECT_THAT(unknown.err, HasSubstr("no array \"nothing\" in the index"));
+  auto missing = Run("unpack " + ShellQuote(packed) + " --key t2m/99.0.0");  // never written
   EXPECT_EQ(missing.exit_code, 0);
   EXPECT_THAT(missing.err, HasSubstr("note: 1 of the requested keys have no reference"));
 }
