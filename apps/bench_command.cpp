@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "command.h"
+#include "input_kind.h"
 #include "kerchunk/bench/bench.h"
 #include "option_checks.h"
 #include "output_guard.h"
@@ -61,6 +62,7 @@ Status FinishOptions(BenchCommandState& s) {
   }
   o.compressors = !s.no_compressors;
   o.format = s.format == "json" ? bench::OutputFormat::kJson : bench::OutputFormat::kText;
+  for (const std::string& input : o.inputs) KERCHUNK_RETURN_IF_ERROR(CheckNotPacked(input));
   const std::vector<NamedOutput> outputs = {{"--json", o.json_output}, {"--plot", o.plot}};
   if (!AnyOutputExists(outputs)) return OkStatus();
   return RefuseOutputsOverInputs(outputs, ExpandedInputs(o.inputs));

@@ -4,6 +4,7 @@
 #include <memory>
 
 #include "command.h"
+#include "input_kind.h"
 #include "kerchunk/scan/combine_files.h"
 #include "kerchunk/scan/input_list.h"
 #include "option_checks.h"
@@ -38,6 +39,15 @@ Status GuardInputs(const CombineFilesOptions& o) {
     inputs.insert(inputs.end(), files->begin(), files->end());
   }
   return RefuseOutputsOverInputs(outputs, inputs);
+}
+
+// Data files and packed files are the usual wrong parts; say so before reading any.
+Status CheckParts(const std::vector<std::string>& parts) {
+  Result<std::vector<std::string>> files = ExpandFilePatterns(parts);
+  for (const std::string& part : files.ok() ? *files : parts) {
+    KERCHUNK_RETURN_IF_ERROR(CheckIndexInput(part, IndexInput::kPlain));
+  }
+  return OkStatus();
 }
 
 std::function<int()> SetUpCombine(CLI::App& app) {
@@ -80,6 +90,7 @@ std::function<int()> SetUpCombine(CLI::App& app) {
     state->options.summary_format =
         state->format == "json" ? SummaryFormat::kJson : SummaryFormat::kText;
     if (Status s = GuardInputs(state->options); !s.ok()) return ReportError("combine", s);
+    if (Status s = CheckParts(state->options.parts); !s.ok()) return ReportError("combine", s);
     CommandStreams streams{std::cin, std::cout, std::cerr};
     Result<RunSummary> summary = RunCombineFiles(state->options, streams);
     if (!summary.ok()) return ReportError("combine", summary.status());

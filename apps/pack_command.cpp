@@ -4,6 +4,7 @@
 #include <memory>
 
 #include "command.h"
+#include "input_kind.h"
 #include "kerchunk/pack/pack.h"
 #include "option_checks.h"
 #include "output_guard.h"
@@ -46,6 +47,9 @@ std::function<int()> SetUpPack(CLI::App& app) {
   app.add_flag("-q,--quiet", state->quiet, "No summary on standard error");
   return [state] {
     if (Status s = RefuseOutputsOverInputs({{"-o", state->output}}, {state->input}); !s.ok()) {
+      return ReportError("pack", s);
+    }
+    if (Status s = CheckIndexInput(state->input, IndexInput::kPlain); !s.ok()) {
       return ReportError("pack", s);
     }
     Result<pack::PackSummary> summary = pack::PackFile(state->input, state->output, state->options);

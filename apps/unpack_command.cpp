@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "command.h"
+#include "input_kind.h"
 #include "kerchunk/json/kerchunk_json.h"
 #include "kerchunk/pack/packed_index.h"
 #include "option_checks.h"
@@ -95,6 +96,7 @@ std::function<int()> SetUpUnpack(CLI::App& app) {
     if (Status s = RefuseOutputsOverInputs({{"-o", state->output}}, {state->input}); !s.ok()) {
       return ReportError("unpack", s);
     }
+    if (Status s = CheckNotDataFile(state->input); !s.ok()) return ReportError("unpack", s);
     Status status;
     if (state->keys.empty() && state->selections.empty()) {
       status = pack::UnpackFile(state->input, state->output, state->options);

@@ -4,6 +4,7 @@
 #include <memory>
 
 #include "command.h"
+#include "input_kind.h"
 #include "kerchunk/verify/verify.h"
 #include "option_checks.h"
 #include "output_guard.h"
@@ -59,6 +60,8 @@ Status FinishOptions(VerifyCommandState& state) {
   }
   if (o.source) o.deep = true;
   KERCHUNK_RETURN_IF_ERROR(verify::ValidateOptions(o));
+  KERCHUNK_RETURN_IF_ERROR(CheckIndexInput(o.input, IndexInput::kPlainOrPacked));
+  KERCHUNK_RETURN_IF_ERROR(CheckIndexInput(o.against, IndexInput::kPlainOrPacked));
   // The referenced data files are compared with --junit by RunVerify, once it knows them.
   return RefuseOutputsOverInputs({{"--junit", o.junit}}, {o.input, o.against});
 }

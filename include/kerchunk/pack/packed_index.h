@@ -91,6 +91,14 @@ class PackedIndex {
   std::unique_ptr<internal::IndexState> state_;
 };
 
+/// True when `head` (the first bytes of a file) starts a packed document:
+/// {"format": "kerchunk-packed", ... as `kerchunk pack` writes it. Checks nothing more.
+bool LooksPacked(std::string_view head);
+
+/// True when the file starts like a packed file (LooksPacked of its first 256 bytes); false for
+/// a file that cannot be read (its reader reports why).
+bool IsPackedFile(const std::string& path);
+
 /// Opens `input`, expands it completely (checksum checked) and writes standard Kerchunk v1 JSON
 /// to `output` atomically ("-": standard output). Nothing is written on error.
 Status UnpackFile(const std::string& input, const std::string& output,
