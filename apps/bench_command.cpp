@@ -64,6 +64,9 @@ Status FinishOptions(BenchCommandState& s) {
   o.format = s.format == "json" ? bench::OutputFormat::kJson : bench::OutputFormat::kText;
   for (const std::string& input : o.inputs) KERCHUNK_RETURN_IF_ERROR(CheckNotPacked(input));
   const std::vector<NamedOutput> outputs = {{"--json", o.json_output}, {"--plot", o.plot}};
+  // The plot is written in scaling mode only; its default name need not be writable otherwise.
+  KERCHUNK_RETURN_IF_ERROR(
+      CheckOutputLocations(o.scale.empty() ? std::vector{outputs[0]} : outputs));
   if (!AnyOutputExists(outputs)) return OkStatus();
   return RefuseOutputsOverInputs(outputs, ExpandedInputs(o.inputs));
 }

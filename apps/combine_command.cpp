@@ -33,6 +33,7 @@ struct CombineCommandState {
 // Refuses an -o that is one of the parts (named directly or matched by a pattern).
 Status GuardInputs(const CombineFilesOptions& o) {
   const std::vector<NamedOutput> outputs = {{"-o", o.output}};
+  KERCHUNK_RETURN_IF_ERROR(CheckOutputLocations(outputs));
   if (!AnyOutputExists(outputs)) return OkStatus();
   std::vector<std::string> inputs = o.parts;
   if (Result<std::vector<std::string>> files = ExpandFilePatterns(o.parts); files.ok()) {

@@ -1,5 +1,8 @@
 #include "output_guard.h"
 
+#include <unistd.h>
+
+#include <filesystem>
 #include <optional>
 
 #include "kerchunk/scan/input_list.h"
@@ -7,6 +10,8 @@
 
 namespace kerchunk::cli {
 namespace {
+
+namespace fs = std::filesystem;
 
 bool Checked(const std::string& path) { return !path.empty() && path != "-"; }
 
@@ -36,6 +41,32 @@ Status RefuseOutputsOverInputs(const std::vector<NamedOutput>& outputs,
         return InvalidArgumentError("{} {} and {} {} are the same file; give two different files",
                                     outputs[k].option, outputs[k].path, output.option, output.path);
       }
+    }
+  }
+  return OkStatus();
+}
+
+Status CheckOutputLocations(const std::vector<NamedOutput>& outputs) {
+  for (const NamedOutput& output : outputs) {
+    if (!Checked(output.path)) continue;
+    const fs::path path(output.path);
+    std::error_code ec;
+    if (fs::is_directory(path, ec)) {
+      return InvalidArgumentError("{} {}: is a folder; give a file name", output.option,
+                                  output.path);
+    }
+    const fs::path folder = path.has_parent_path() ? path.parent_path() : fs::path(".");
+    if (!fs::exists(folder, ec)) {
+      return InvalidArgumentError("{} {}: folder {} does not exist", output.option, output.path,
+                                  folder.string());
+    }
+    if (!fs::is_directory(folder, ec)) {
+      return InvalidArgumentError("{} {}: {} is not a folder", output.option, output.path,
+                                  folder.string());
+    }
+    if (::access(folder.c_str(), W_OK | X_OK) != 0) {
+      return InvalidArgumentError("{} {}: folder {} is not writable", output.option, output.path,
+                                  folder.string());
     }
   }
   return OkStatus();

@@ -22,6 +22,11 @@ struct NamedOutput {
 Status RefuseOutputsOverInputs(const std::vector<NamedOutput>& outputs,
                                const std::vector<std::string>& inputs);
 
+/// InvalidArgument naming the output as the user gave it when it cannot be written: its folder
+/// does not exist, is not a folder or is not writable, or the output is itself a folder. Run
+/// before the work, so that a long verify or bench does not fail only at its end.
+Status CheckOutputLocations(const std::vector<NamedOutput>& outputs);
+
 /// True when at least one of `outputs` exists already: only then can it be an input, and only
 /// then is it worth expanding folders and patterns into the files a command would read.
 bool AnyOutputExists(const std::vector<NamedOutput>& outputs);

@@ -46,6 +46,9 @@ std::function<int()> SetUpPack(CLI::App& app) {
       ->option_text("N");
   app.add_flag("-q,--quiet", state->quiet, "No summary on standard error");
   return [state] {
+    if (Status s = CheckOutputLocations({{"-o", state->output}}); !s.ok()) {
+      return ReportError("pack", s);
+    }
     if (Status s = RefuseOutputsOverInputs({{"-o", state->output}}, {state->input}); !s.ok()) {
       return ReportError("pack", s);
     }

@@ -92,6 +92,7 @@ Status FinishOptions(ScanCommandState& state) {
 Status GuardInputs(ScanCommandState& state) {
   ScanOptions& o = state.options;
   const std::vector<NamedOutput> outputs = {{"-o", o.output}};
+  KERCHUNK_RETURN_IF_ERROR(CheckOutputLocations(outputs));
   if (!AnyOutputExists(outputs)) return OkStatus();
   std::vector<std::string> inputs = o.inputs;
   if (o.files_from == "-") {

@@ -93,6 +93,9 @@ std::function<int()> SetUpUnpack(CLI::App& app) {
       ->option_text("N");
   app.add_flag("-q,--quiet", state->quiet, "No note about requested keys without a reference");
   return [state] {
+    if (Status s = CheckOutputLocations({{"-o", state->output}}); !s.ok()) {
+      return ReportError("unpack", s);
+    }
     if (Status s = RefuseOutputsOverInputs({{"-o", state->output}}, {state->input}); !s.ok()) {
       return ReportError("unpack", s);
     }

@@ -63,6 +63,7 @@ Status FinishOptions(VerifyCommandState& state) {
   KERCHUNK_RETURN_IF_ERROR(CheckIndexInput(o.input, IndexInput::kPlainOrPacked));
   KERCHUNK_RETURN_IF_ERROR(CheckIndexInput(o.against, IndexInput::kPlainOrPacked));
   // The referenced data files are compared with --junit by RunVerify, once it knows them.
+  KERCHUNK_RETURN_IF_ERROR(CheckOutputLocations({{"--junit", o.junit}}));
   return RefuseOutputsOverInputs({{"--junit", o.junit}}, {o.input, o.against});
 }
 

@@ -196,6 +196,8 @@ Status RunSets(const BenchOptions& options, const WorkDir& work, std::ostream& e
 
 Result<BenchReport> RunBench(const BenchOptions& options, std::ostream& out, std::ostream& err) {
   KERCHUNK_RETURN_IF_ERROR(internal::ValidateBenchOptions(options));
+  // Minutes of C++ steps are thrown away if Python kerchunk turns out missing at the end.
+  if (options.python) KERCHUNK_RETURN_IF_ERROR(CheckPythonKerchunk(*options.python));
   BenchReport report;
   report.machine = DescribeMachine();
   report.repeat = options.repeat;

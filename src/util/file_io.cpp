@@ -133,7 +133,7 @@ Result<AtomicOutputFile> AtomicOutputFile::Create(const std::string& path) {
   // Recorded before it exists: a signal between open() and recording would leave it behind.
   out.signal_slot_ = internal::RegisterTempPath(out.temp_path_);
   out.fd_ = ::open(out.temp_path_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (out.fd_ < 0) return ErrnoError("cannot create output", out.temp_path_);
+  if (out.fd_ < 0) return ErrnoError("cannot create output", path);  // the user's name
   return out;
 }
 
@@ -159,7 +159,7 @@ Status AtomicOutputFile::Write(std::string_view bytes) {
     ssize_t n = ::write(fd_, bytes.data(), bytes.size());
     if (n < 0) {
       if (errno == EINTR) continue;
-      return ErrnoError("cannot write", temp_path_.empty() ? path_ : temp_path_);
+      return ErrnoError("cannot write", path_);
     }
     bytes.remove_prefix(static_cast<size_t>(n));
   }
@@ -171,10 +171,10 @@ Status AtomicOutputFile::Commit() {
     committed_ = true;
     return OkStatus();
   }
-  if (::fsync(fd_) != 0 && errno != EINVAL) return ErrnoError("cannot sync", temp_path_);
+  if (::fsync(fd_) != 0 && errno != EINVAL) return ErrnoError("cannot sync", path_);
   if (::close(fd_) != 0) {
     fd_ = -1;
-    return ErrnoError("cannot close", temp_path_);
+    return ErrnoError("cannot close", path_);
   }
   fd_ = -1;
   if (::rename(temp_path_.c_str(), path_.c_str()) != 0) return ErrnoError("cannot rename", path_);

@@ -63,6 +63,13 @@ TEST(FileIoTest, IgnoredSignalStaysIgnored) {  // nohup kerchunk scan ...
       ::testing::ExitedWithCode(0), "");
 }
 
+TEST(FileIoTest, OutputErrorsNameThePathNotTheTemporaryFile) {
+  auto out = AtomicOutputFile::Create("/nonexistent-folder/out.json");
+  ASSERT_FALSE(out.ok());
+  EXPECT_EQ(out.status().message(),
+            "/nonexistent-folder/out.json: cannot create output: No such file or directory");
+}
+
 TEST(FileIoTest, MissingFileIsNotFound) {
   TempDir dir;
   auto m = MappedFile::Open(dir / "missing.h5");

@@ -61,7 +61,8 @@ Result<std::string> ReadFileRange(const std::string& path, uint64_t offset, uint
 
 /// An output file that is written to "<path>.tmp.<pid>.<n>" and renamed to `path` only by
 /// Commit(), so a failed run never leaves a partial output. Destruction without Commit() removes
-/// the temporary file. Writing to "-" goes to standard output (nothing to rename).
+/// the temporary file. Writing to "-" goes to standard output (nothing to rename). Errors name
+/// `path`, never the temporary name the user did not choose.
 class AtomicOutputFile {
  public:
   static Result<AtomicOutputFile> Create(const std::string& path);
