@@ -28,6 +28,7 @@ struct PackCommandState {
   std::string input, output;
   pack::PackOptions options;
   bool quiet = false;
+  bool verbose = false;
 };
 
 std::function<int()> SetUpPack(CLI::App& app) {
@@ -45,6 +46,8 @@ std::function<int()> SetUpPack(CLI::App& app) {
       ->check(WholeNumber(1, 65536))
       ->option_text("N");
   app.add_flag("-q,--quiet", state->quiet, "No summary on standard error");
+  app.add_flag("-v,--verbose", state->verbose,
+               "Also describe each generator: order, length predictor, regularity");
   return [state] {
     if (Status s = CheckOutputLocations({{"-o", state->output}}); !s.ok()) {
       return ReportError("pack", s);
@@ -57,7 +60,7 @@ std::function<int()> SetUpPack(CLI::App& app) {
     }
     Result<pack::PackSummary> summary = pack::PackFile(state->input, state->output, state->options);
     if (!summary.ok()) return ReportError("pack", summary.status());
-    if (!state->quiet) pack::WritePackSummary(*summary, std::cerr);
+    if (!state->quiet) pack::WritePackSummary(*summary, std::cerr, state->verbose);
     return kExitOk;
   };
 }

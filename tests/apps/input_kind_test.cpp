@@ -17,7 +17,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-using InputKindTest = CliGuardTest;
+using CliInputKindTest = CliGuardTest;
 
 std::string DataFileMessage(const std::string& path) {
   return path + ": this is a data file, not a reference index; run kerchunk scan first";
@@ -28,7 +28,7 @@ std::string PackedMessage(const std::string& path) {
          ": already packed; give the Kerchunk JSON it was packed from (kerchunk unpack writes it)";
 }
 
-TEST_F(InputKindTest, DataFilesAreNamedAsSuch) {
+TEST_F(CliInputKindTest, DataFilesAreNamedAsSuch) {
   // NetCDF-4 (HDF5 at 0), the same bytes after a 512-byte user block, and NetCDF-3.
   const std::string nc4 = Series(0);
   const std::string user_block = Scratch("user_block.h5");
@@ -55,7 +55,7 @@ TEST_F(InputKindTest, DataFilesAreNamedAsSuch) {
   EXPECT_FALSE(fs::exists(Scratch("out.json")));
 }
 
-TEST_F(InputKindTest, PackedFilesAreAlreadyPacked) {
+TEST_F(CliInputKindTest, PackedFilesAreAlreadyPacked) {
   const std::string packed = Scratch("refs.packed.json");
   ASSERT_EQ(RunKerchunk("pack -q " + ShellQuote(Refs()) + " -o " + ShellQuote(packed)).exit_code,
             0);

@@ -21,9 +21,9 @@ std::string Refusal(const std::string& option, const std::string& output,
          "; refusing to overwrite an input";
 }
 
-using InputOutputTest = CliGuardTest;
+using CliInputOutputTest = CliGuardTest;
 
-TEST_F(InputOutputTest, ScanRefusesItsInputAsOutput) {
+TEST_F(CliInputOutputTest, ScanRefusesItsInputAsOutput) {
   const std::string in = Series(0);
   const Fingerprint before = FingerprintOf(in);
   auto r = RunKerchunk("scan " + ShellQuote(in) + " -o " + ShellQuote(in));
@@ -31,7 +31,7 @@ TEST_F(InputOutputTest, ScanRefusesItsInputAsOutput) {
   EXPECT_EQ(FingerprintOf(in), before);
 }
 
-TEST_F(InputOutputTest, ScanRefusesOtherSpellingsOfTheInput) {
+TEST_F(CliInputOutputTest, ScanRefusesOtherSpellingsOfTheInput) {
   const std::string in = Series(1);
   const Fingerprint before = FingerprintOf(in);
   const std::string hard = Scratch("hard.nc"), soft = Scratch("soft.json");
@@ -48,7 +48,7 @@ TEST_F(InputOutputTest, ScanRefusesOtherSpellingsOfTheInput) {
   EXPECT_EQ(FingerprintOf(in), before);
 }
 
-TEST_F(InputOutputTest, ScanRefusesAFileOfAnInputFolderOrList) {
+TEST_F(CliInputOutputTest, ScanRefusesAFileOfAnInputFolderOrList) {
   const std::string in = Series(2);
   const Fingerprint before = FingerprintOf(in);
   auto folder = RunKerchunk("scan " + ShellQuote(Data().string()) + " -o " + ShellQuote(in));
@@ -63,7 +63,7 @@ TEST_F(InputOutputTest, ScanRefusesAFileOfAnInputFolderOrList) {
   EXPECT_EQ(FingerprintOf(in), before);
 }
 
-TEST_F(InputOutputTest, CombinePackAndUnpackRefuseTheirInput) {
+TEST_F(CliInputOutputTest, CombinePackAndUnpackRefuseTheirInput) {
   const std::string refs = Scratch("refs.json");
   fs::copy_file(Refs(), refs);
   const Fingerprint before = FingerprintOf(refs);
@@ -82,7 +82,7 @@ TEST_F(InputOutputTest, CombinePackAndUnpackRefuseTheirInput) {
   EXPECT_EQ(FingerprintOf(packed), packed_before);
 }
 
-TEST_F(InputOutputTest, VerifyRefusesJunitOverTheIndexTheOtherSetOrADataFile) {
+TEST_F(CliInputOutputTest, VerifyRefusesJunitOverTheIndexTheOtherSetOrADataFile) {
   const std::string other = Scratch("other.json");
   fs::copy_file(Refs(), other);
   const Fingerprint refs_before = FingerprintOf(Refs()), other_before = FingerprintOf(other);
@@ -101,7 +101,7 @@ TEST_F(InputOutputTest, VerifyRefusesJunitOverTheIndexTheOtherSetOrADataFile) {
   EXPECT_EQ(FingerprintOf(Series(0)), data_before);
 }
 
-TEST_F(InputOutputTest, BenchRefusesJsonOrPlotOverAnInput) {
+TEST_F(CliInputOutputTest, BenchRefusesJsonOrPlotOverAnInput) {
   const std::string refs = Scratch("refs.json");
   fs::copy_file(Refs(), refs);
   const Fingerprint before = FingerprintOf(refs);
@@ -113,7 +113,7 @@ TEST_F(InputOutputTest, BenchRefusesJsonOrPlotOverAnInput) {
   EXPECT_EQ(FingerprintOf(refs), before);
 }
 
-TEST_F(InputOutputTest, AnOutputThatDoesNotExistOrIsAnotherFileIsFine) {
+TEST_F(CliInputOutputTest, AnOutputThatDoesNotExistOrIsAnotherFileIsFine) {
   const std::string out = Scratch("new.json");
   auto fresh = RunKerchunk("scan -q " + ShellQuote(Series(0)) + " -o " + ShellQuote(out));
   ASSERT_EQ(fresh.exit_code, 0) << fresh.err;

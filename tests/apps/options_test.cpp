@@ -15,7 +15,7 @@ namespace fs = std::filesystem;
 using ::testing::HasSubstr;
 using ::testing::IsEmpty;
 
-using OptionsTest = CliGuardTest;
+using CliOptionsTest = CliGuardTest;
 
 // A usage error of a numeric option: exactly this one line, exit 2, nothing written.
 void ExpectRejected(const std::string& command, const std::string& args, const std::string& message,
@@ -27,7 +27,7 @@ void ExpectRejected(const std::string& command, const std::string& args, const s
   EXPECT_THAT(FilesIn(out_dir), IsEmpty()) << command << " " << args;
 }
 
-TEST_F(OptionsTest, NegativeOrOutOfRangeNumbersAreUsageErrors) {
+TEST_F(CliOptionsTest, NegativeOrOutOfRangeNumbersAreUsageErrors) {
   const std::string in = ShellQuote(Series(0)), refs = ShellQuote(Refs());
   const std::string out = " -o " + ShellQuote(Scratch("out/x.json"));
   fs::create_directories(tmp_.path() / "out");
@@ -58,7 +58,7 @@ TEST_F(OptionsTest, NegativeOrOutOfRangeNumbersAreUsageErrors) {
   EXPECT_EQ(FingerprintOf(Refs()), before);
 }
 
-TEST_F(OptionsTest, UnpackKeyOfAnUnknownArrayIsAnErrorAMissingChunkANote) {
+TEST_F(CliOptionsTest, UnpackKeyOfAnUnknownArrayIsAnErrorAMissingChunkANote) {
   const std::string packed = Scratch("refs.packed.json");
   ASSERT_EQ(RunKerchunk("pack -q " + ShellQuote(Refs()) + " -o " + ShellQuote(packed)).exit_code,
             0);
@@ -81,7 +81,7 @@ TEST_F(OptionsTest, UnpackKeyOfAnUnknownArrayIsAnErrorAMissingChunkANote) {
   EXPECT_EQ(FingerprintOf(packed), before);
 }
 
-TEST_F(OptionsTest, VerifyRefusesSampleWithoutDeepAndTwoReportsOnStandardOutput) {
+TEST_F(CliOptionsTest, VerifyRefusesSampleWithoutDeepAndTwoReportsOnStandardOutput) {
   const Fingerprint before = FingerprintOf(Refs());
   auto sample = RunKerchunk("verify " + ShellQuote(Refs()) + " --sample 0.5");
   EXPECT_TRUE(
@@ -95,7 +95,7 @@ TEST_F(OptionsTest, VerifyRefusesSampleWithoutDeepAndTwoReportsOnStandardOutput)
   EXPECT_EQ(FingerprintOf(Refs()), before);
 }
 
-TEST_F(OptionsTest, IdenticalDimsWithNothingToCombineIsNamedInAWarning) {
+TEST_F(CliOptionsTest, IdenticalDimsWithNothingToCombineIsNamedInAWarning) {
   auto r = RunKerchunk("scan " + ShellQuote(Series(0)) + " -o " + ShellQuote(Scratch("x.json")) +
                        " --identical-dims lat,nosuch --check-identical");
   EXPECT_EQ(r.exit_code, 0) << r.err;

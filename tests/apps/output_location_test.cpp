@@ -16,9 +16,9 @@ namespace {
 namespace fs = std::filesystem;
 using ::testing::IsEmpty;
 
-using OutputLocationTest = CliGuardTest;
+using CliOutputLocationTest = CliGuardTest;
 
-TEST_F(OutputLocationTest, MissingFolderIsReportedBeforeTheWork) {
+TEST_F(CliOutputLocationTest, MissingFolderIsReportedBeforeTheWork) {
   const std::string missing = Scratch("missing/dir");
   const std::string refs = ShellQuote(Refs()), in = ShellQuote(Series(0));
   const Fingerprint before = FingerprintOf(Refs());
@@ -40,7 +40,7 @@ TEST_F(OutputLocationTest, MissingFolderIsReportedBeforeTheWork) {
   EXPECT_THAT(FilesIn(tmp_.path()), IsEmpty());
 }
 
-TEST_F(OutputLocationTest, FolderOrFileInTheWayIsNamed) {
+TEST_F(CliOutputLocationTest, FolderOrFileInTheWayIsNamed) {
   const std::string refs = ShellQuote(Refs());
   EXPECT_TRUE(FailsWith(RunKerchunk("pack " + refs + " -o " + ShellQuote(tmp_.path().string())),
                         "pack", "-o " + tmp_.path().string() + ": is a folder; give a file name"));
@@ -50,7 +50,7 @@ TEST_F(OutputLocationTest, FolderOrFileInTheWayIsNamed) {
                         "--junit " + file + "/v.xml: " + file + " is not a folder"));
 }
 
-TEST_F(OutputLocationTest, ReadOnlyFolderIsNamed) {
+TEST_F(CliOutputLocationTest, ReadOnlyFolderIsNamed) {
   if (::geteuid() == 0) GTEST_SKIP() << "root writes into read-only folders";
   const fs::path locked = tmp_.path() / "locked";
   fs::create_directories(locked);
@@ -62,7 +62,7 @@ TEST_F(OutputLocationTest, ReadOnlyFolderIsNamed) {
       "-o " + (locked / "x.json").string() + ": folder " + locked.string() + " is not writable"));
 }
 
-TEST_F(OutputLocationTest, MissingPythonKerchunkIsReportedBeforeTheCxxSteps) {
+TEST_F(CliOutputLocationTest, MissingPythonKerchunkIsReportedBeforeTheCxxSteps) {
   // Without -q every C++ step would print a progress line before Python ran.
   auto r = RunKerchunk("bench " + ShellQuote(Data().string()) + " --compare-python " +
                        ShellQuote(Scratch("no-kerchunk-here")) + " --python /usr/bin/python3");

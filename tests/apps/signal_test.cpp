@@ -25,7 +25,7 @@ namespace {
 namespace fs = std::filesystem;
 using ::testing::IsEmpty;
 
-class SignalTest : public ::testing::Test {
+class CliSignalTest : public ::testing::Test {
  protected:
   // Large enough that writing the references takes a while (~10 MB of JSON).
   static void SetUpTestSuite() {
@@ -103,9 +103,9 @@ class SignalTest : public ::testing::Test {
   TempDir tmp_;
 };
 
-TempDir* SignalTest::dir_ = nullptr;
+TempDir* CliSignalTest::dir_ = nullptr;
 
-TEST_F(SignalTest, SigtermWhileWritingLeavesNothingAndExits143) {
+TEST_F(CliSignalTest, SigtermWhileWritingLeavesNothingAndExits143) {
   // The signal may come after the rename (the write was quicker than the signal); then the
   // complete output is there and the status still says SIGTERM. Try until it lands in time.
   int landed = 0;
@@ -120,7 +120,7 @@ TEST_F(SignalTest, SigtermWhileWritingLeavesNothingAndExits143) {
   EXPECT_EQ(landed, 1) << "SIGTERM never arrived before the output was complete";
 }
 
-TEST_F(SignalTest, CtrlCAndHangupUseTheirOwnStatus) {
+TEST_F(CliSignalTest, CtrlCAndHangupUseTheirOwnStatus) {
   for (auto [signal, status] : {std::pair{SIGINT, 130}, std::pair{SIGHUP, 129}}) {
     Outcome outcome = ScanAndSignal(signal);
     ASSERT_TRUE(outcome.signalled);

@@ -12,9 +12,9 @@ namespace {
 using ::testing::HasSubstr;
 using ::testing::IsEmpty;
 
-using UsageTest = CliGuardTest;
+using CliUsageTest = CliGuardTest;
 
-TEST_F(UsageTest, MisspelledOptionOrCommandNamesTheIntendedOne) {
+TEST_F(CliUsageTest, MisspelledOptionOrCommandNamesTheIntendedOne) {
   const std::string in = ShellQuote(Series(0)), out = ShellQuote(Scratch("x.json"));
   EXPECT_TRUE(FailsWith(RunKerchunk("scan " + in + " --ouput " + out), "scan",
                         "unknown option --ouput (did you mean --output?)"));
@@ -37,7 +37,7 @@ TEST_F(UsageTest, MisspelledOptionOrCommandNamesTheIntendedOne) {
   EXPECT_THAT(FilesIn(tmp_.path()), IsEmpty());
 }
 
-TEST_F(UsageTest, OtherUsageErrorsAreOneLineToo) {
+TEST_F(CliUsageTest, OtherUsageErrorsAreOneLineToo) {
   const std::string in = ShellQuote(Series(0)), out = ShellQuote(Scratch("x.json"));
   EXPECT_TRUE(FailsWith(RunKerchunk("scan " + in), "scan", "--output is required"));
   EXPECT_TRUE(FailsWith(RunKerchunk("pack " + ShellQuote(Refs()) + " " + in + " -o " + out), "pack",
@@ -49,7 +49,7 @@ TEST_F(UsageTest, OtherUsageErrorsAreOneLineToo) {
   EXPECT_THAT(FilesIn(tmp_.path()), IsEmpty());
 }
 
-TEST_F(UsageTest, HelpMarksRequiredOptionsAndListsSignalStatuses) {
+TEST_F(CliUsageTest, HelpMarksRequiredOptionsAndListsSignalStatuses) {
   for (const char* command : {"scan", "combine", "pack"}) {
     auto help = RunKerchunk(std::string(command) + " --help");
     EXPECT_EQ(help.exit_code, 0);
