@@ -86,7 +86,8 @@ std::function<int()> SetUpUnpack(CLI::App& app) {
       ->option_text("ARRAY[...]")
       ->allow_extra_args(false);
   app.add_flag("--metadata", state->metadata,
-               "With --key/--select: also write the metadata keys, so the result opens alone");
+               "With --key/--select: also write the metadata keys and, for --select, the "
+               "coordinate variables' chunks it needs, so the result opens alone in xarray");
   app.add_option("--max-refs", state->options.max_references,
                  "Refuse to expand more references than this (default 2^31)")
       ->check(WholeNumber(1))

@@ -42,8 +42,10 @@ struct UnpackOptions {
 };
 
 struct ExtractOptions {
-  /// Also copy every key that is not a chunk (.zgroup, .zarray, .zattrs, ...), so the result
-  /// opens with zarr/xarray on its own.
+  /// Also copy every key that is not a chunk (.zgroup, .zarray, .zattrs, ...) and, for each
+  /// selection, the chunks of the arrays xarray reads to open it: the dimension coordinates of
+  /// its group whole, and the coordinates, grid mapping and bounds it names along the selected
+  /// elements. The result then opens with zarr/xarray on its own.
   bool metadata = false;
 };
 
