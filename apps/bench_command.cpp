@@ -25,7 +25,8 @@ constexpr const char* kBenchExamples = R"(Examples:
 Every step's output is checked before it is timed (the scan against what was generated,
 unpack(pack(x)) == x, each looked-up key, verify passing); a failed check stops the run.
 Columns and methods are described in docs/bench.md.
-Exit status: 0 success; 2 usage error, unreadable input or a failed result check.)";
+Exit status: 0 success; 2 usage error, unreadable input or a failed result check;
+130, 143, 129: stopped by Ctrl-C, SIGTERM or SIGHUP (the temporary output is removed).)";
 
 struct BenchCommandState {
   bench::BenchOptions options;

@@ -22,7 +22,8 @@ constexpr const char* kCombineExamples = R"(Examples:
 Parts are placed by their concat coordinate values; where two overlap, the later part wins,
 so name shard parts so that they sort in shard order. Empty parts (from empty shards) are
 ignored. See docs/scan.md.
-Exit status: 0 success; 2 usage error or a part that cannot be read (nothing is written).)";
+Exit status: 0 success; 2 usage error or a part that cannot be read (nothing is written);
+130, 143, 129: stopped by Ctrl-C, SIGTERM or SIGHUP (the temporary output is removed).)";
 
 struct CombineCommandState {
   CombineFilesOptions options;

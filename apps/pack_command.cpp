@@ -22,7 +22,8 @@ Reads any Kerchunk JSON (version 0 or 1, templates, gen, inline values) and repl
 references of each group of arrays sharing a chunk grid by a generator; metadata and inline
 values are kept verbatim. The file records a checksum of the reference set it expands to.
 The format is described in docs/packed-format.md.
-Exit status: 0 success; 2 usage error or bad input (nothing is written).)";
+Exit status: 0 success; 2 usage error or bad input (nothing is written);
+130, 143, 129: stopped by Ctrl-C, SIGTERM or SIGHUP (the temporary output is removed).)";
 
 struct PackCommandState {
   std::string input, output;

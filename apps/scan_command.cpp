@@ -28,7 +28,8 @@ constexpr const char* kScanExamples = R"(Examples:
 Inputs are files, folders (searched recursively for files that start like HDF5 or NetCDF-3)
 and quoted patterns; the list is sorted and de-duplicated. Shards are numbered from 0; merge
 their parts with `kerchunk combine`. See docs/scan.md.
-Exit status: 0 success; 2 usage error or a file that cannot be read (nothing is written).)";
+Exit status: 0 success; 2 usage error or a file that cannot be read (nothing is written);
+130, 143, 129: stopped by Ctrl-C, SIGTERM or SIGHUP (the temporary output is removed).)";
 
 // libhdf5 can crash on a corrupt file (e.g. a damaged global heap read by H5Aread). Rather than
 // dying with a bare "Segmentation fault", report which file did it, in the one-line error form,

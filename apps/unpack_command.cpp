@@ -27,7 +27,8 @@ xarray open) after checking the checksum the packed file records. --key and --se
 only what they need, from the nearest checkpoints; a selection takes, per dimension, an index
 or a start:stop slice in array elements (negative counts from the end). Keys of chunks that
 were never written are left out (they read as the fill value) and counted on standard error.
-Exit status: 0 success; 2 usage error or bad input (nothing is written).)";
+Exit status: 0 success; 2 usage error or bad input (nothing is written);
+130, 143, 129: stopped by Ctrl-C, SIGTERM or SIGHUP (the temporary output is removed).)";
 
 struct UnpackCommandState {
   std::string input, output = "-";

@@ -27,7 +27,8 @@ checksum), metadata (.zarray/.zattrs/.zgroup), xarray (dimension names; warnings
 when uncompressed, no overlaps), files (exist, hold every range), decode (--deep), source
 (--source), against (--against). See docs/verify.md.
 Exit status: 0 every check passed; 1 verification found problems; 2 could not run (usage
-error, input or --against file missing or unreadable).)";
+error, input or --against file missing or unreadable);
+130, 143, 129: stopped by Ctrl-C, SIGTERM or SIGHUP (the temporary output is removed).)";
 
 struct VerifyCommandState {
   verify::VerifyOptions options;

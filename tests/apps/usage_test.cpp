@@ -55,6 +55,11 @@ TEST_F(CliUsageTest, HelpMarksRequiredOptionsAndListsSignalStatuses) {
     EXPECT_EQ(help.exit_code, 0);
     EXPECT_THAT(help.out, HasSubstr("-o,--output FILE REQUIRED")) << command;
   }
+  for (const char* command : {"scan", "combine", "pack", "unpack", "verify", "bench"}) {
+    auto help = RunKerchunk(std::string(command) + " --help");
+    EXPECT_THAT(help.out, HasSubstr("130, 143, 129: stopped by Ctrl-C, SIGTERM or SIGHUP"))
+        << command;
+  }
   auto top = RunKerchunk("--help");
   EXPECT_THAT(top.out, HasSubstr("129, 130, 143 stopped by SIGHUP, SIGINT (Ctrl-C), SIGTERM"));
 }
