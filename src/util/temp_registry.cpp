@@ -15,7 +15,7 @@
 namespace kerchunk::internal {
 namespace {
 
-enum SlotState : int { kFree = 0, kFilling = 1, kLive = 2 };
+enum SlotState : int { kFree = 0, kFilling = 1, kLiveFile = 2, kLiveTree = 3 };
 
 struct Slot {
   std::atomic<int> state{kFree};
@@ -42,13 +42,14 @@ void OnTerminatingSignal(int signal) {
 
 }  // namespace
 
-int RegisterTempPath(const std::string& path) {
+int RegisterTempPath(const std::string& path, TempKind kind) {
   if (path.size() >= kMaxTempPath) return -1;
   for (size_t i = 0; i < slots.size(); ++i) {
     int expected = kFree;
     if (slots[i].state.compare_exchange_strong(expected, kFilling, std::memory_order_acquire)) {
       std::memcpy(slots[i].path, path.c_str(), path.size() + 1);
-      slots[i].state.store(kLive, std::memory_order_release);
+      slots[i].state.store(kind == TempKind::kTree ? kLiveTree : kLiveFile,
+                           std::memory_order_release);
       return static_cast<int>(i);
     }
   }
@@ -66,7 +67,9 @@ namespace kerchunk {
 
 void RemoveTemporaryOutputs() {
   for (internal::Slot& slot : internal::slots) {
-    if (slot.state.load(std::memory_order_acquire) == internal::kLive) ::unlink(slot.path);
+    const int state = slot.state.load(std::memory_order_acquire);
+    if (state == internal::kLiveFile) ::unlink(slot.path);
+    if (state == internal::kLiveTree) internal::RemoveTreeSignalSafe(slot.path);
   }
 }
 

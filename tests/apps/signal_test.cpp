@@ -130,5 +130,24 @@ TEST_F(CliSignalTest, CtrlCAndHangupUseTheirOwnStatus) {
   }
 }
 
+// bench generates its files in a temporary folder (gigabytes for large sets): SIGTERM in the
+// middle removes the folder with everything in it.
+TEST_F(CliSignalTest, BenchWorkFolderGoesOnSigterm) {
+  const std::string tmp = ShellQuote(tmp_.path().string());
+  const std::string script = "TMPDIR=" + tmp + " " + ShellQuote(KerchunkBinary()) +
+                             " bench -q --synthetic 40x400 --no-compressors >/dev/null & pid=$!\n"
+                             "for i in $(seq 3000); do ls " +
+                             tmp +
+                             "/kerchunk-bench-*/*/* >/dev/null 2>&1 && break; "
+                             "sleep 0.01; done\n"
+                             "ls -d " +
+                             tmp +
+                             "/kerchunk-bench-* >/dev/null 2>&1 || echo 'no work folder seen'\n"
+                             "kill -TERM $pid; wait $pid; echo status $?\n";
+  CommandResult r = RunCommand(script);
+  EXPECT_EQ(r.out, "status 143\n") << r.err;
+  EXPECT_THAT(FilesIn(tmp_.path()), IsEmpty());
+}
+
 }  // namespace
 }  // namespace kerchunk::testing

@@ -4,8 +4,10 @@
 
 #include <csignal>
 #include <filesystem>
+#include <fstream>
 
 #include "support/test_env.h"
+#include "util/temp_registry.h"
 
 namespace kerchunk {
 namespace {
@@ -50,6 +52,30 @@ TEST(FileIoTest, SignalRemovesUncommittedTemporaryFiles) {
     }
     EXPECT_EQ(left, std::vector<std::string>{"done.json"}) << "signal " << signal;
   }
+}
+
+// A temporary folder (bench's work directory) goes with everything in it, symbolic links
+// removed and not followed.
+TEST(FileIoTest, SignalRemovesRegisteredTemporaryFolders) {
+  TempDir dir;
+  const std::filesystem::path work = dir.path() / "work", keep = dir.path() / "keep.txt";
+  std::filesystem::create_directories(work / "a" / "b");
+  { std::ofstream(keep) << "outside"; }
+  for (int i = 0; i < 300; ++i) {  // more names than one getdents64 buffer holds
+    std::ofstream(work / "a" / ("file-with-a-long-name-" + std::to_string(i))) << i;
+  }
+  { std::ofstream(work / "a" / "b" / "deep.nc") << "x"; }
+  std::filesystem::create_symlink(keep, work / "link");
+  std::filesystem::create_directory_symlink(dir.path(), work / "up");
+  EXPECT_EXIT(
+      {
+        RemoveTemporaryOutputsOnSignals();
+        internal::RegisterTempPath(work.string(), internal::TempKind::kTree);
+        std::raise(SIGTERM);
+      },
+      ::testing::KilledBySignal(SIGTERM), "");
+  EXPECT_FALSE(std::filesystem::exists(work));
+  EXPECT_EQ(*ReadFileToString(keep.string()), "outside");
 }
 
 TEST(FileIoTest, IgnoredSignalStaysIgnored) {  // nohup kerchunk scan ...
