@@ -38,14 +38,15 @@ std::string Plural(uint64_t n, std::string_view word) {
 }
 
 void WriteGenerator(size_t i, const GeneratorSummary& g, std::ostream& out) {
-  fmt::print(out,
-             "  generator {}: {} [{}]: {} in {} ({:.2f} B each); {} order, lengths predicted "
-             "{}: {} distinct, most common {} B; {} of {} chunk slots unwritten, {} gaps, {} "
-             "file switches (gfactor {:.3f})\n",
-             i, Variables(g.variables), Grid(g.chunk_grid), Plural(g.references, "reference"),
-             FormatBytes(g.bytes), Per(g.bytes, g.references), g.order,
-             g.predictor == "plain" ? "not at all" : "by " + g.predictor, g.unique, g.modal_length,
-             g.skipped, g.slots, g.gaps, g.file_switches, g.gfactor);
+  fmt::print(
+      out,
+      "  generator {}: {} [{}]: {} in {} ({:.2f} B each); {} order, lengths predicted "
+      "{}: most common length {} B, {} of other lengths; {} of {} chunk slots unwritten, {} gaps, "
+      "{} file switches (gfactor {:.3f})\n",
+      i, Variables(g.variables), Grid(g.chunk_grid), Plural(g.references, "reference"),
+      FormatBytes(g.bytes), Per(g.bytes, g.references), g.order,
+      g.predictor == "plain" ? "not at all" : "by " + g.predictor, g.modal_length, g.unique,
+      g.skipped, g.slots, g.gaps, g.file_switches, g.gfactor);
 }
 
 }  // namespace
