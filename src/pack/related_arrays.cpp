@@ -46,6 +46,26 @@ std::vector<std::string> NamesIn(const std::optional<json::Value>& attrs, std::s
   return names;
 }
 
+// CF times ("days since 2000-01-01"): xarray reads their first and last elements on open to
+// choose how to decode them.
+bool HasTimeUnits(const std::optional<json::Value>& attrs) {
+  const json::Value* units = attrs ? attrs->Find("units") : nullptr;
+  return units != nullptr && units->is_string() &&
+         units->as_string().find(" since ") != std::string::npos;
+}
+
+// The first and the last element of an array, as two boxes.
+void AddEnds(size_t a, const ChunkGrid& grid, std::vector<ArrayBox>& out) {
+  ArrayBox first{a, {}}, last{a, {}};
+  for (size_t d = 0; d < grid.rank(); ++d) {
+    const uint64_t n = grid.shape()[d];
+    first.elements.emplace_back(0, n > 0 ? 1 : 0);
+    last.elements.emplace_back(n > 0 ? n - 1 : 0, n);
+  }
+  out.push_back(std::move(first));
+  out.push_back(std::move(last));
+}
+
 }  // namespace
 
 std::vector<ArrayBox> RelatedArrays(const IndexState& s, size_t array,
@@ -96,6 +116,18 @@ std::vector<ArrayBox> RelatedArrays(const IndexState& s, size_t array,
     out.push_back(box_of(it->second, /*whole=*/false));
     for (std::string& n : NamesIn(Attributes(s, group + named[i]), "bounds")) {
       named.push_back(std::move(n));
+    }
+  }
+  // Not only the arrays above: any array of the group with time units is decoded on open, and
+  // so are its bounds (xarray gives them the units of the array they bound).
+  for (size_t a = 0; a < s.base.arrays.size(); ++a) {
+    const std::string& other = s.base.arrays[a].path();
+    const std::optional<json::Value> other_attrs = Attributes(s, other);
+    if (GroupOf(other) != group || !HasTimeUnits(other_attrs)) continue;
+    AddEnds(a, s.base.arrays[a].grid(), out);
+    for (const std::string& n : NamesIn(other_attrs, "bounds")) {
+      auto it = s.array_by_path.find(group + n);
+      if (it != s.array_by_path.end()) AddEnds(it->second, s.base.arrays[it->second].grid(), out);
     }
   }
   return out;

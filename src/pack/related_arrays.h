@@ -25,7 +25,10 @@ struct ArrayBox {
 ///    the open (KeyError: 'time/0');
 ///  - the arrays its "coordinates" and "grid_mapping" attributes name, and the "bounds" of those
 ///    and of the dimension coordinates, along the selected elements of the dimensions they
-///    share with `array` (whole along the others).
+///    share with `array` (whole along the others);
+///  - the first and last element of every array of its group with CF time units ("days since
+///    ...") and of their bounds (time_bnds), which xarray reads on open to choose how to decode
+///    them.
 /// Arrays without .zattrs or _ARRAY_DIMENSIONS are taken whole.
 std::vector<ArrayBox> RelatedArrays(const IndexState& s, size_t array,
                                     const ElementRanges& elements);

@@ -5,6 +5,8 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <filesystem>
+
 #include "apps/apps_testing.h"
 
 namespace kerchunk::testing {
@@ -61,6 +63,44 @@ TEST_F(CliExtractClientTest, SelectionWithMetadataOpensInXarrayWithTheSameValues
     EXPECT_EQ(read.exit_code, 0) << selection << "\n" << read.out << read.err;
     EXPECT_THAT(read.out, HasSubstr("OK")) << selection;
   }
+}
+
+// A real rotated-pole CORDEX series: 2-D lat/lon named by "coordinates", rotated_pole by
+// "grid_mapping", time_bnds decoded as times on open (its first element is read).
+constexpr const char* kCordexScript = R"(
+import sys, glob, numpy as np, xarray as xr, netCDF4
+refs, folder = sys.argv[1], sys.argv[2]
+ds = xr.open_dataset("reference://", engine="zarr", mask_and_scale=False,
+    backend_kwargs={"consolidated": False,
+                    "storage_options": {"fo": refs, "remote_protocol": "file"}})
+with netCDF4.Dataset(sorted(glob.glob(folder + "/*.nc"))[-1]) as nc:
+    nc.set_auto_maskandscale(False)
+    assert np.array_equal(ds["pr"][-1].values, nc["pr"][-1]), "pr"
+    for name in ("lat", "lon", "rlat", "rlon"):
+        assert np.array_equal(ds[name].values, nc[name][...]), name
+print("OK", dict(ds.sizes))
+)";
+
+TEST_F(CliExtractClientTest, RotatedPoleCordexExtractOpensInXarray) {
+  KERCHUNK_SKIP_WITHOUT_SHARED_DATA();
+  if (RunCommand(std::string(kPython) + " -c 'import xarray, zarr, fsspec, netCDF4'").exit_code !=
+      0) {
+    GTEST_SKIP() << "no python3 with xarray, zarr, fsspec and netCDF4";
+  }
+  const std::string folder =
+      (*SharedDataDir() / "timeseries" / "nc4_cordex_pr_NAM-22_day_2files").string();
+  if (!std::filesystem::is_directory(folder)) GTEST_SKIP() << "no " << folder;
+  const std::string refs = Scratch("cordex.json"), packed = Scratch("cordex.packed.json");
+  const std::string extract = Scratch("last.json");
+  ASSERT_EQ(RunKerchunk("scan -q " + ShellQuote(folder) + " -o " + ShellQuote(refs)).exit_code, 0);
+  ASSERT_EQ(RunKerchunk("pack -q " + ShellQuote(refs) + " -o " + ShellQuote(packed)).exit_code, 0);
+  auto unpack = RunKerchunk("unpack " + ShellQuote(packed) + " --select 'pr[-1]' --metadata -o " +
+                            ShellQuote(extract));
+  ASSERT_EQ(unpack.exit_code, 0) << unpack.err;
+  auto read = RunCommand(std::string(kPython) + " -c " + ShellQuote(kCordexScript) + " " +
+                         ShellQuote(extract) + " " + ShellQuote(folder));
+  EXPECT_EQ(read.exit_code, 0) << read.out << read.err;
+  EXPECT_THAT(read.out, HasSubstr("OK"));
 }
 
 }  // namespace
