@@ -42,6 +42,9 @@ class CliSignalTest : public ::testing::Test {
     dir_ = nullptr;
   }
 
+ public:
+  fs::path OutDir() const { return tmp_.path() / "out"; }
+
   struct Outcome {
     int status = -1;         ///< as a shell reports it: the exit code, or 128 + signal
     bool signalled = false;  ///< the signal was sent while the temporary file existed
@@ -50,7 +53,7 @@ class CliSignalTest : public ::testing::Test {
   // Runs `kerchunk scan data -o out/refs.json` and sends `signal` as soon as the temporary
   // output appears in out/.
   Outcome ScanAndSignal(int signal) {
-    const fs::path out = tmp_.path() / "out";
+    const fs::path out = OutDir();
     fs::create_directories(out);
     int watch = ::inotify_init1(IN_CLOEXEC | IN_NONBLOCK);
     EXPECT_GE(watch, 0);
@@ -99,35 +102,42 @@ class CliSignalTest : public ::testing::Test {
     return outcome;
   }
 
+ protected:
   static TempDir* dir_;
   TempDir tmp_;
 };
 
 TempDir* CliSignalTest::dir_ = nullptr;
 
-TEST_F(CliSignalTest, SigtermWhileWritingLeavesNothingAndExits143) {
-  // The signal may come after the rename (the write was quicker than the signal); then the
-  // complete output is there and the status still says SIGTERM. Try until it lands in time.
+// The signal can come too late: on a busy machine the scan may finish writing (and even exit)
+// before it arrives; then the complete output is there. Such runs are repeated, up to 5 times,
+// until one is stopped in time; every run must leave no temporary file.
+void ExpectStoppedInTime(CliSignalTest& test, int signal, int status) {
+  const fs::path out = test.OutDir() / "refs.json";
   int landed = 0;
   for (int attempt = 0; attempt < 5 && landed == 0; ++attempt) {
-    Outcome outcome = ScanAndSignal(SIGTERM);
-    ASSERT_TRUE(outcome.signalled) << "the scan ended before writing its output";
-    EXPECT_EQ(outcome.status, 143);
-    EXPECT_THAT(TempFilesIn(tmp_.path()), IsEmpty());
-    if (!fs::exists(tmp_.path() / "out" / "refs.json")) ++landed;
-    fs::remove_all(tmp_.path() / "out");
+    CliSignalTest::Outcome outcome = test.ScanAndSignal(signal);
+    // Not signalled: the scan finished before its temporary file was even seen.
+    ASSERT_TRUE(outcome.signalled || fs::exists(out)) << "status " << outcome.status;
+    EXPECT_THAT(TempFilesIn(test.OutDir()), IsEmpty()) << "signal " << signal;
+    if (!fs::exists(out)) {
+      EXPECT_EQ(outcome.status, status) << "signal " << signal;
+      ++landed;
+    } else {
+      EXPECT_THAT(outcome.status, ::testing::AnyOf(0, status));
+    }
+    fs::remove_all(test.OutDir());
   }
-  EXPECT_EQ(landed, 1) << "SIGTERM never arrived before the output was complete";
+  EXPECT_EQ(landed, 1) << "signal " << signal << " never arrived before the output was complete";
+}
+
+TEST_F(CliSignalTest, SigtermWhileWritingLeavesNothingAndExits143) {
+  ExpectStoppedInTime(*this, SIGTERM, 143);
 }
 
 TEST_F(CliSignalTest, CtrlCAndHangupUseTheirOwnStatus) {
-  for (auto [signal, status] : {std::pair{SIGINT, 130}, std::pair{SIGHUP, 129}}) {
-    Outcome outcome = ScanAndSignal(signal);
-    ASSERT_TRUE(outcome.signalled);
-    EXPECT_EQ(outcome.status, status);
-    EXPECT_THAT(TempFilesIn(tmp_.path()), IsEmpty());
-    fs::remove_all(tmp_.path() / "out");
-  }
+  ExpectStoppedInTime(*this, SIGINT, 130);
+  ExpectStoppedInTime(*this, SIGHUP, 129);
 }
 
 // bench generates its files in a temporary folder (gigabytes for large sets): SIGTERM in the
