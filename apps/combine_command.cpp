@@ -4,6 +4,7 @@
 #include <memory>
 
 #include "command.h"
+#include "identical_dims_check.h"
 #include "input_kind.h"
 #include "kerchunk/scan/combine_files.h"
 #include "kerchunk/scan/input_list.h"
@@ -93,6 +94,11 @@ std::function<int()> SetUpCombine(CLI::App& app) {
         state->format == "json" ? SummaryFormat::kJson : SummaryFormat::kText;
     if (Status s = GuardInputs(state->options); !s.ok()) return ReportError("combine", s);
     if (Status s = CheckParts(state->options.parts); !s.ok()) return ReportError("combine", s);
+    if (Status s = CheckIdenticalDimsInFirstPart(state->options.combine.identical_dims,
+                                                 state->options.parts);
+        !s.ok()) {
+      return ReportError("combine", s);
+    }
     CommandStreams streams{std::cin, std::cout, std::cerr};
     Result<RunSummary> summary = RunCombineFiles(state->options, streams);
     if (!summary.ok()) return ReportError("combine", summary.status());

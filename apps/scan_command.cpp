@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "command.h"
+#include "identical_dims_check.h"
 #include "kerchunk/scan/scan.h"
 #include "kerchunk/util/file_io.h"
 #include "option_checks.h"
@@ -88,28 +89,42 @@ Status FinishOptions(ScanCommandState& state) {
   return OkStatus();
 }
 
-// Refuses an -o that is one of the files the scan would read. The file list is needed for that:
-// a list on standard input is read here (once) and passed on as inputs.
-Status GuardInputs(ScanCommandState& state) {
-  ScanOptions& o = state.options;
-  const std::vector<NamedOutput> outputs = {{"-o", o.output}};
-  KERCHUNK_RETURN_IF_ERROR(CheckOutputLocations(outputs));
-  if (!AnyOutputExists(outputs)) return OkStatus();
-  std::vector<std::string> inputs = o.inputs;
+// The inputs and the --files-from list's lines, as the scan will expand them. A list on standard
+// input can be read only once: it is read here and passed on to the scan as inputs.
+std::vector<std::string> ListedInputs(ScanOptions& o) {
   if (o.files_from == "-") {
     std::vector<std::string> listed = ReadFileList(std::cin);
     o.inputs.insert(o.inputs.end(), listed.begin(), listed.end());
     o.files_from.clear();
-    inputs = o.inputs;
-  } else if (!o.files_from.empty()) {
-    inputs.push_back(o.files_from);
+  }
+  std::vector<std::string> inputs = o.inputs;
+  if (!o.files_from.empty()) {
     if (Result<std::string> text = ReadFileToString(o.files_from); text.ok()) {
       std::istringstream in(*text);
       std::vector<std::string> listed = ReadFileList(in);
       inputs.insert(inputs.end(), listed.begin(), listed.end());
     }
   }
-  return RefuseOutputsOverInputs(outputs, ExpandedInputs(inputs));
+  return inputs;
+}
+
+// Checks before the scan: the output's folder; no -o that is one of the files the scan would
+// read (or the list naming them); every --identical-dims name a variable of the first file.
+Status GuardInputs(ScanCommandState& state) {
+  ScanOptions& o = state.options;
+  const std::vector<NamedOutput> outputs = {{"-o", o.output}};
+  KERCHUNK_RETURN_IF_ERROR(CheckOutputLocations(outputs));
+  const bool output_exists = AnyOutputExists(outputs);
+  if (!output_exists && o.combine.identical_dims.empty()) return OkStatus();
+  std::vector<std::string> inputs = ListedInputs(o);
+  if (output_exists) {
+    std::vector<std::string> with_list = inputs;
+    if (!o.files_from.empty()) with_list.push_back(o.files_from);
+    KERCHUNK_RETURN_IF_ERROR(RefuseOutputsOverInputs(outputs, ExpandedInputs(with_list)));
+  }
+  Result<std::vector<std::string>> files = ExpandInputs(inputs);
+  if (!files.ok()) return OkStatus();  // the scan reports why
+  return CheckIdenticalDimsInFirstFile(o.combine.identical_dims, *files, o.file_options);
 }
 
 // With one file nothing is combined, so the options that say how to combine do nothing; say so

@@ -7,6 +7,7 @@
 #include <filesystem>
 
 #include "apps/apps_testing.h"
+#include "kerchunk/json/kerchunk_json.h"
 
 namespace kerchunk::testing {
 namespace {
@@ -97,17 +98,34 @@ TEST_F(CliOptionsTest, VerifyRefusesSampleWithoutDeepAndTwoReportsOnStandardOutp
 
 TEST_F(CliOptionsTest, IdenticalDimsWithNothingToCombineIsNamedInAWarning) {
   auto r = RunKerchunk("scan " + ShellQuote(Series(0)) + " -o " + ShellQuote(Scratch("x.json")) +
-                       " --identical-dims lat,nosuch --check-identical");
+                       " --identical-dims lat --check-identical");
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_THAT(r.err, HasSubstr("kerchunk scan: warning: --identical-dims ignored: one file, "
                                "nothing was combined\n"));
   EXPECT_THAT(r.err, HasSubstr("kerchunk scan: warning: --check-identical ignored: one file, "
                                "nothing was combined\n"));
-  // Several files are combined, and the combination names the variable that does not exist.
-  auto several = RunKerchunk("scan " + ShellQuote(Data().string()) + " -o " +
-                             ShellQuote(Scratch("y.json")) + " --identical-dims lat,nosuch");
-  EXPECT_EQ(several.exit_code, 0) << several.err;
-  EXPECT_THAT(several.err, HasSubstr("warning: identical dimension \"nosuch\" is no variable"));
+}
+
+// A typo in --identical-dims is found in the first input before the work, not after it.
+TEST_F(CliOptionsTest, IdenticalDimsNamingNoVariableIsAUsageError) {
+  const std::string out = Scratch("y.json");
+  auto scan = RunKerchunk("scan " + ShellQuote(Data().string()) + " -o " + ShellQuote(out) +
+                          " --identical-dims lat,nosuch");
+  EXPECT_TRUE(
+      FailsWith(scan, "scan", "--identical-dims nosuch: no variable of that name in " + Series(0)));
+  auto combine = RunKerchunk("combine " + ShellQuote(Refs()) + " " + ShellQuote(Refs()) + " -o " +
+                             ShellQuote(out) + " --identical-dims lat,nosuch");
+  EXPECT_TRUE(FailsWith(combine, "combine",
+                        "--identical-dims nosuch: no variable of that name in " + Refs()));
+  EXPECT_FALSE(fs::exists(out));
+  // The names are checked against a list read from standard input, which still reaches the scan.
+  auto listed =
+      RunKerchunk("scan -q --files-from - -o " + ShellQuote(out) +
+                  " --identical-dims lat,lon <<'EOF'\n" + Series(1) + "\n" + Series(0) + "\nEOF\n");
+  EXPECT_EQ(listed.exit_code, 0) << listed.err;
+  auto refs = ReadKerchunkFile(out);
+  ASSERT_TRUE(refs.ok()) << refs.status().message();
+  EXPECT_EQ(refs->urls.size(), 2u);
 }
 
 }  // namespace
