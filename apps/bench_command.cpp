@@ -1,10 +1,14 @@
 // `kerchunk bench`: parses the options into BenchOptions and calls RunBench
 // (kerchunk/bench/bench.h).
+#include <cstdint>
 #include <iostream>
 #include <memory>
 
 #include "command.h"
+#include "input_kind.h"
 #include "kerchunk/bench/bench.h"
+#include "option_checks.h"
+#include "output_guard.h"
 
 namespace kerchunk::cli {
 namespace {
@@ -21,7 +25,8 @@ constexpr const char* kBenchExamples = R"(Examples:
 Every step's output is checked before it is timed (the scan against what was generated,
 unpack(pack(x)) == x, each looked-up key, verify passing); a failed check stops the run.
 Columns and methods are described in docs/bench.md.
-Exit status: 0 success; 2 usage error, unreadable input or a failed result check.)";
+Exit status: 0 success; 2 usage error, unreadable input or a failed result check;
+130, 143, 129: stopped by Ctrl-C, SIGTERM or SIGHUP (the temporary output is removed).)";
 
 struct BenchCommandState {
   bench::BenchOptions options;
@@ -58,7 +63,13 @@ Status FinishOptions(BenchCommandState& s) {
   }
   o.compressors = !s.no_compressors;
   o.format = s.format == "json" ? bench::OutputFormat::kJson : bench::OutputFormat::kText;
-  return OkStatus();
+  for (const std::string& input : o.inputs) KERCHUNK_RETURN_IF_ERROR(CheckNotPacked(input));
+  const std::vector<NamedOutput> outputs = {{"--json", o.json_output}, {"--plot", o.plot}};
+  // The plot is written in scaling mode only; its default name need not be writable otherwise.
+  KERCHUNK_RETURN_IF_ERROR(
+      CheckOutputLocations(o.scale.empty() ? std::vector{outputs[0]} : outputs));
+  if (!AnyOutputExists(outputs)) return OkStatus();
+  return RefuseOutputsOverInputs(outputs, ExpandedInputs(o.inputs));
 }
 
 void AddSyntheticOptions(CLI::App& app, BenchCommandState& s) {
@@ -77,14 +88,19 @@ void AddSyntheticOptions(CLI::App& app, BenchCommandState& s) {
                  "field (default 0.1)")
       ->option_text("P");
   app.add_option("--vars", s.series.variables, "Data variables per file (default 3)")
+      ->check(WholeNumber(1, UINT32_MAX))
       ->option_text("V");
   app.add_option("--url-length", s.url_length,
                  "URL length of a --refs-only set (default: ~110 characters as generated)")
+      ->check(WholeNumber(0, UINT32_MAX))
       ->option_text("L");
   app.add_option("--chunk-edge", s.series.chunk_edge,
                  "Chunks of the NetCDF files are 1 x E x E float32 (default 16)")
+      ->check(WholeNumber(1, UINT32_MAX))
       ->option_text("E");
-  app.add_option("--seed", s.series.seed, "Seed of the generators (default 1)")->option_text("N");
+  app.add_option("--seed", s.series.seed, "Seed of the generators (default 1)")
+      ->check(WholeNumber(0))
+      ->option_text("N");
   app.add_option("--scale", s.scale,
                  "Scaling mode: run the synthetic set at these reference counts (files grow)")
       ->option_text("N1,N2,...");
@@ -100,19 +116,23 @@ void AddRunOptions(CLI::App& app, BenchCommandState& s) {
                  "files (one set each)");
   app.add_flag("--each", o.each, "Each data folder or pattern is a set of its own");
   app.add_option("--repeat", o.repeat, "Timed runs of every step; medians are reported (default 1)")
+      ->check(WholeNumber(1, UINT32_MAX))
       ->option_text("N");
   app.add_option("--concat-dim", o.concat_dim,
                  "Dimension to concatenate files along (default: scan's: the first unlimited "
                  "dimension, else time)")
       ->option_text("NAME");
   app.add_option("-j,--jobs", o.jobs, "Scan and verify threads (default: hardware threads)")
+      ->check(ThreadCount())
       ->option_text("N");
   app.add_option("--lookups", o.lookups, "Random keys looked up per run (default 100000)")
+      ->check(WholeNumber(1))
       ->option_text("N");
   app.add_flag("--verify-deep", o.verify_deep, "Verify also decodes every chunk (verify --deep)");
   app.add_flag("--no-compressors", s.no_compressors, "Do not measure gzip -6 / zstd -19 sizes");
   app.add_option("--compress-limit", o.compress_limit_bytes,
                  "Compress only JSON up to this many bytes (default 536870912: zstd -19 is slow)")
+      ->check(WholeNumber(0))
       ->option_text("BYTES");
   app.add_option("--compare-python", s.compare_python,
                  "Also time Python kerchunk from this checkout (default: KERCHUNK_PYTHON_PATH)")
@@ -122,6 +142,7 @@ void AddRunOptions(CLI::App& app, BenchCommandState& s) {
       ->option_text("EXE");
   app.add_option("--python-repeat", o.python_repeat,
                  "Runs of Python kerchunk; medians are reported (default 1)")
+      ->check(WholeNumber(1, UINT32_MAX))
       ->option_text("N");
   app.add_option("--work-dir", o.work_dir,
                  "Keep generated files and outputs here (default: a temporary directory, removed)")

@@ -4,7 +4,12 @@
 #include <memory>
 
 #include "command.h"
+#include "identical_dims_check.h"
+#include "input_kind.h"
 #include "kerchunk/scan/combine_files.h"
+#include "kerchunk/scan/input_list.h"
+#include "option_checks.h"
+#include "output_guard.h"
 
 namespace kerchunk::cli {
 namespace {
@@ -18,7 +23,8 @@ constexpr const char* kCombineExamples = R"(Examples:
 Parts are placed by their concat coordinate values; where two overlap, the later part wins,
 so name shard parts so that they sort in shard order. Empty parts (from empty shards) are
 ignored. See docs/scan.md.
-Exit status: 0 success; 2 usage error or a part that cannot be read (nothing is written).)";
+Exit status: 0 success; 2 usage error or a part that cannot be read (nothing is written);
+130, 143, 129: stopped by Ctrl-C, SIGTERM or SIGHUP (the temporary output is removed).)";
 
 struct CombineCommandState {
   CombineFilesOptions options;
@@ -26,6 +32,27 @@ struct CombineCommandState {
   std::string format = "text";
   std::string on_attribute_conflict = "error";
 };
+
+// Refuses an -o that is one of the parts (named directly or matched by a pattern).
+Status GuardInputs(const CombineFilesOptions& o) {
+  const std::vector<NamedOutput> outputs = {{"-o", o.output}};
+  KERCHUNK_RETURN_IF_ERROR(CheckOutputLocations(outputs));
+  if (!AnyOutputExists(outputs)) return OkStatus();
+  std::vector<std::string> inputs = o.parts;
+  if (Result<std::vector<std::string>> files = ExpandFilePatterns(o.parts); files.ok()) {
+    inputs.insert(inputs.end(), files->begin(), files->end());
+  }
+  return RefuseOutputsOverInputs(outputs, inputs);
+}
+
+// Data files and packed files are the usual wrong parts; say so before reading any.
+Status CheckParts(const std::vector<std::string>& parts) {
+  Result<std::vector<std::string>> files = ExpandFilePatterns(parts);
+  for (const std::string& part : files.ok() ? *files : parts) {
+    KERCHUNK_RETURN_IF_ERROR(CheckIndexInput(part, IndexInput::kPlain));
+  }
+  return OkStatus();
+}
 
 std::function<int()> SetUpCombine(CLI::App& app) {
   auto state = std::make_shared<CombineCommandState>();
@@ -56,6 +83,7 @@ std::function<int()> SetUpCombine(CLI::App& app) {
       ->option_text("REMOTE=LOCAL")
       ->allow_extra_args(false);
   app.add_option("-j,--jobs", o.threads, "Parts parsed at once (default: hardware threads)")
+      ->check(ThreadCount())
       ->option_text("N");
   app.add_flag("-q,--quiet", o.quiet, "No warnings or text summary");
   app.add_option("--format", state->format,
@@ -72,6 +100,13 @@ std::function<int()> SetUpCombine(CLI::App& app) {
                                                        : OnAttributeConflict::kError;
     state->options.summary_format =
         state->format == "json" ? SummaryFormat::kJson : SummaryFormat::kText;
+    if (Status s = GuardInputs(state->options); !s.ok()) return ReportError("combine", s);
+    if (Status s = CheckParts(state->options.parts); !s.ok()) return ReportError("combine", s);
+    if (Status s = CheckIdenticalDimsInFirstPart(state->options.combine.identical_dims,
+                                                 state->options.parts);
+        !s.ok()) {
+      return ReportError("combine", s);
+    }
     CommandStreams streams{std::cin, std::cout, std::cerr};
     Result<RunSummary> summary = RunCombineFiles(state->options, streams);
     if (!summary.ok()) return ReportError("combine", summary.status());

@@ -4,7 +4,10 @@
 #include <memory>
 
 #include "command.h"
+#include "input_kind.h"
 #include "kerchunk/pack/pack.h"
+#include "option_checks.h"
+#include "output_guard.h"
 
 namespace kerchunk::cli {
 namespace {
@@ -19,12 +22,14 @@ Reads any Kerchunk JSON (version 0 or 1, templates, gen, inline values) and repl
 references of each group of arrays sharing a chunk grid by a generator; metadata and inline
 values are kept verbatim. The file records a checksum of the reference set it expands to.
 The format is described in docs/packed-format.md.
-Exit status: 0 success; 2 usage error or bad input (nothing is written).)";
+Exit status: 0 success; 2 usage error or bad input (nothing is written);
+130, 143, 129: stopped by Ctrl-C, SIGTERM or SIGHUP (the temporary output is removed).)";
 
 struct PackCommandState {
   std::string input, output;
   pack::PackOptions options;
   bool quiet = false;
+  bool verbose = false;
 };
 
 std::function<int()> SetUpPack(CLI::App& app) {
@@ -39,13 +44,24 @@ std::function<int()> SetUpPack(CLI::App& app) {
                "Write plain JSON arrays instead of compact base64 columns");
   app.add_option("--checkpoint-interval", state->options.checkpoint_interval,
                  "References between checkpoints (1-65536, default 256): lookups decode fewer")
-      ->check(CLI::Range(1, 65536))
+      ->check(WholeNumber(1, 65536))
       ->option_text("N");
   app.add_flag("-q,--quiet", state->quiet, "No summary on standard error");
+  app.add_flag("-v,--verbose", state->verbose,
+               "Also describe each generator: order, length predictor, regularity");
   return [state] {
+    if (Status s = CheckOutputLocations({{"-o", state->output}}); !s.ok()) {
+      return ReportError("pack", s);
+    }
+    if (Status s = RefuseOutputsOverInputs({{"-o", state->output}}, {state->input}); !s.ok()) {
+      return ReportError("pack", s);
+    }
+    if (Status s = CheckIndexInput(state->input, IndexInput::kPlain); !s.ok()) {
+      return ReportError("pack", s);
+    }
     Result<pack::PackSummary> summary = pack::PackFile(state->input, state->output, state->options);
     if (!summary.ok()) return ReportError("pack", summary.status());
-    if (!state->quiet) pack::WritePackSummary(*summary, std::cerr);
+    if (!state->quiet) pack::WritePackSummary(*summary, std::cerr, state->verbose);
     return kExitOk;
   };
 }

@@ -1,4 +1,5 @@
 // `kerchunk scan`: parses the options into ScanOptions and calls RunScan (kerchunk/scan/scan.h).
+#include <fmt/format.h>
 #include <unistd.h>
 
 #include <csignal>
@@ -6,9 +7,14 @@
 #include <iostream>
 #include <map>
 #include <memory>
+#include <sstream>
 
 #include "command.h"
+#include "identical_dims_check.h"
 #include "kerchunk/scan/scan.h"
+#include "kerchunk/util/file_io.h"
+#include "option_checks.h"
+#include "output_guard.h"
 
 namespace kerchunk::cli {
 namespace {
@@ -23,7 +29,8 @@ constexpr const char* kScanExamples = R"(Examples:
 Inputs are files, folders (searched recursively for files that start like HDF5 or NetCDF-3)
 and quoted patterns; the list is sorted and de-duplicated. Shards are numbered from 0; merge
 their parts with `kerchunk combine`. See docs/scan.md.
-Exit status: 0 success; 2 usage error or a file that cannot be read (nothing is written).)";
+Exit status: 0 success; 2 usage error or a file that cannot be read (nothing is written);
+130, 143, 129: stopped by Ctrl-C, SIGTERM or SIGHUP (the temporary output is removed).)";
 
 // libhdf5 can crash on a corrupt file (e.g. a damaged global heap read by H5Aread). Rather than
 // dying with a bare "Segmentation fault", report which file did it, in the one-line error form,
@@ -46,6 +53,7 @@ void ReportCrash(int signal) {
                     ')', '\0'};
   WriteRaw(number[0] == '0' ? number + 1 : number);
   WriteRaw(file ? "; it is probably corrupt; nothing was written\n" : "; nothing was written\n");
+  RemoveTemporaryOutputs();
   ::_exit(kExitError);
 }
 
@@ -85,6 +93,58 @@ Status FinishOptions(ScanCommandState& state) {
   return OkStatus();
 }
 
+// The inputs and the --files-from list's lines, as the scan will expand them. A list on standard
+// input can be read only once: it is read here and passed on to the scan as inputs.
+std::vector<std::string> ListedInputs(ScanOptions& o) {
+  if (o.files_from == "-") {
+    std::vector<std::string> listed = ReadFileList(std::cin);
+    o.inputs.insert(o.inputs.end(), listed.begin(), listed.end());
+    o.files_from.clear();
+  }
+  std::vector<std::string> inputs = o.inputs;
+  if (!o.files_from.empty()) {
+    if (Result<std::string> text = ReadFileToString(o.files_from); text.ok()) {
+      std::istringstream in(*text);
+      std::vector<std::string> listed = ReadFileList(in);
+      inputs.insert(inputs.end(), listed.begin(), listed.end());
+    }
+  }
+  return inputs;
+}
+
+// Checks before the scan: the output's folder; no -o that is one of the files the scan would
+// read (or the list naming them); every --identical-dims name a variable of the first file.
+Status GuardInputs(ScanCommandState& state) {
+  ScanOptions& o = state.options;
+  const std::vector<NamedOutput> outputs = {{"-o", o.output}};
+  KERCHUNK_RETURN_IF_ERROR(CheckOutputLocations(outputs));
+  const bool output_exists = AnyOutputExists(outputs);
+  if (!output_exists && o.combine.identical_dims.empty()) return OkStatus();
+  std::vector<std::string> inputs = ListedInputs(o);
+  if (output_exists) {
+    std::vector<std::string> with_list = inputs;
+    if (!o.files_from.empty()) with_list.push_back(o.files_from);
+    KERCHUNK_RETURN_IF_ERROR(RefuseOutputsOverInputs(outputs, ExpandedInputs(with_list)));
+  }
+  Result<std::vector<std::string>> files = ExpandInputs(inputs);
+  if (!files.ok()) return OkStatus();  // the scan reports why
+  return CheckIdenticalDimsInFirstFile(o.combine.identical_dims, *files, o.file_options);
+}
+
+// With one file nothing is combined, so the options that say how to combine do nothing; say so
+// rather than let a user believe the named variables were checked.
+void WarnUnusedCombineOptions(const ScanOptions& o, const RunSummary& summary) {
+  if (o.quiet || !summary.concat_dim.empty()) return;
+  for (const auto& [given, name] :
+       {std::pair{!o.combine.identical_dims.empty(), "--identical-dims"},
+        std::pair{o.combine.check_identical, "--check-identical"}}) {
+    if (given) {
+      fmt::print(stderr, "kerchunk scan: warning: {} ignored: one file, nothing was combined\n",
+                 name);
+    }
+  }
+}
+
 std::function<int()> SetUpScan(CLI::App& app) {
   auto state = std::make_shared<ScanCommandState>();
   ScanOptions& o = state->options;
@@ -100,6 +160,7 @@ std::function<int()> SetUpScan(CLI::App& app) {
                  "Scan only shard K of N (K = 0..N-1) of the sorted list, for `kerchunk combine`")
       ->option_text("K/N");
   app.add_option("-j,--jobs", o.threads, "Files scanned at once (default: hardware threads)")
+      ->check(ThreadCount())
       ->option_text("N");
   app.add_option("--url-prefix", o.url_prefix,
                  "Refer to files as PREFIX + their path relative to the current directory")
@@ -126,6 +187,7 @@ std::function<int()> SetUpScan(CLI::App& app) {
       ->check(CLI::IsMember({"error", "first"}));
   app.add_option("--inline-threshold", o.file_options.inline_threshold,
                  "Store chunks smaller than this many bytes inline (default 0: never)")
+      ->check(WholeNumber(0))
       ->option_text("BYTES");
   app.add_option("--on-unsupported", state->on_unsupported,
                  "Variables no zarr codec can read: error, skip, or inline (small ones)")
@@ -139,10 +201,12 @@ std::function<int()> SetUpScan(CLI::App& app) {
       ->check(CLI::IsMember({"text", "json"}));
   return [state] {
     if (Status s = FinishOptions(*state); !s.ok()) return ReportError("scan", s);
+    if (Status s = GuardInputs(*state); !s.ok()) return ReportError("scan", s);
     InstallCrashReport();
     CommandStreams streams{std::cin, std::cout, std::cerr};
     Result<RunSummary> summary = RunScan(state->options, streams);
     if (!summary.ok()) return ReportError("scan", summary.status());
+    WarnUnusedCombineOptions(state->options, *summary);
     return kExitOk;
   };
 }

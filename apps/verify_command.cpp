@@ -4,7 +4,10 @@
 #include <memory>
 
 #include "command.h"
+#include "input_kind.h"
 #include "kerchunk/verify/verify.h"
+#include "option_checks.h"
+#include "output_guard.h"
 
 namespace kerchunk::cli {
 namespace {
@@ -24,7 +27,8 @@ checksum), metadata (.zarray/.zattrs/.zgroup), xarray (dimension names; warnings
 when uncompressed, no overlaps), files (exist, hold every range), decode (--deep), source
 (--source), against (--against). See docs/verify.md.
 Exit status: 0 every check passed; 1 verification found problems; 2 could not run (usage
-error, input or --against file missing or unreadable).)";
+error, input or --against file missing or unreadable);
+130, 143, 129: stopped by Ctrl-C, SIGTERM or SIGHUP (the temporary output is removed).)";
 
 struct VerifyCommandState {
   verify::VerifyOptions options;
@@ -32,6 +36,7 @@ struct VerifyCommandState {
   bool no_files = false;
   std::vector<std::string> rewrites;
   std::string format = "text";
+  CLI::Option* sample = nullptr;  ///< to tell a --sample given from the default
 };
 
 Status FinishOptions(VerifyCommandState& state) {
@@ -47,8 +52,20 @@ Status FinishOptions(VerifyCommandState& state) {
     o.rewrites.push_back(std::move(rule));
   }
   o.format = state.format == "json" ? verify::ReportFormat::kJson : verify::ReportFormat::kText;
+  if (state.sample->count() > 0 && !o.deep && !o.source) {
+    return InvalidArgumentError("--sample needs --deep: it chooses the chunks --deep decodes");
+  }
+  if (o.format == verify::ReportFormat::kJson && o.junit == "-") {
+    return InvalidArgumentError(
+        "--format json and --junit - both write to standard output; give --junit a file");
+  }
   if (o.source) o.deep = true;
-  return verify::ValidateOptions(o);
+  KERCHUNK_RETURN_IF_ERROR(verify::ValidateOptions(o));
+  KERCHUNK_RETURN_IF_ERROR(CheckIndexInput(o.input, IndexInput::kPlainOrPacked));
+  KERCHUNK_RETURN_IF_ERROR(CheckIndexInput(o.against, IndexInput::kPlainOrPacked));
+  // The referenced data files are compared with --junit by RunVerify, once it knows them.
+  KERCHUNK_RETURN_IF_ERROR(CheckOutputLocations({{"--junit", o.junit}}));
+  return RefuseOutputsOverInputs({{"--junit", o.junit}}, {o.input, o.against});
 }
 
 std::function<int()> SetUpVerify(CLI::App& app) {
@@ -63,10 +80,12 @@ std::function<int()> SetUpVerify(CLI::App& app) {
   app.add_flag("--deep", o.deep,
                "Read each chunk and decode it with the declared codecs to the exact chunk size "
                "(HDF5 fletcher32 checksums too)");
-  app.add_option("--sample", o.sample,
-                 "With --deep: decode this fraction of the chunks (default 1)")
-      ->option_text("FRACTION");
-  app.add_option("--seed", o.seed, "Seed of the --sample choice (default 0)")->option_text("N");
+  state->sample = app.add_option("--sample", o.sample,
+                                 "With --deep: decode this fraction of the chunks (default 1)")
+                      ->option_text("FRACTION");
+  app.add_option("--seed", o.seed, "Seed of the --sample choice (default 0)")
+      ->check(WholeNumber(0))
+      ->option_text("N");
   app.add_flag("--source", o.source,
                "Also compare decoded chunks with what libhdf5 / netCDF-C read from the "
                "original file (implies --deep)");
@@ -82,12 +101,15 @@ std::function<int()> SetUpVerify(CLI::App& app) {
       ->allow_extra_args(false);
   app.add_option("--max-report", o.max_report,
                  "Problems listed in the report, and kept per JUnit test case (default 20)")
+      ->check(WholeNumber(0))
       ->option_text("N");
   app.add_option("--format", state->format, "Report on standard output as text or json")
       ->check(CLI::IsMember({"text", "json"}));
   app.add_option("--junit", o.junit, "Also write a JUnit XML report ('-': standard output)")
       ->option_text("FILE");
-  app.add_option("-j,--jobs", o.threads, "Threads (default: hardware threads)")->option_text("N");
+  app.add_option("-j,--jobs", o.threads, "Threads (default: hardware threads)")
+      ->check(ThreadCount())
+      ->option_text("N");
   app.add_flag("-q,--quiet", o.quiet, "No progress bar");
   return [state] {
     if (Status s = FinishOptions(*state); !s.ok()) return ReportError("verify", s);

@@ -15,6 +15,7 @@
 #include "kerchunk/bench/synthetic_set.h"
 #include "kerchunk/scan/input_list.h"
 #include "kerchunk/util/file_io.h"
+#include "util/temp_registry.h"
 
 namespace kerchunk::bench {
 namespace {
@@ -37,6 +38,8 @@ class WorkDir {
       }
       dir.path_ = pattern;
       dir.remove_ = !options.keep_work_dir;
+      // Generated files can be gigabytes: Ctrl-C or SIGTERM must not leave them behind.
+      if (dir.remove_) dir.signal_slot_ = kerchunk::internal::RegisterTempPath(pattern, kTree);
     } else {
       dir.path_ = fs::absolute(options.work_dir, ec);
       fs::create_directories(dir.path_, ec);
@@ -45,17 +48,22 @@ class WorkDir {
     return dir;
   }
   WorkDir(WorkDir&& o) noexcept
-      : path_(std::move(o.path_)), remove_(std::exchange(o.remove_, false)) {}
+      : path_(std::move(o.path_)),
+        remove_(std::exchange(o.remove_, false)),
+        signal_slot_(std::exchange(o.signal_slot_, -1)) {}
   ~WorkDir() {
     std::error_code ec;
     if (remove_) fs::remove_all(path_, ec);
+    kerchunk::internal::UnregisterTempPath(signal_slot_);
   }
   const fs::path& path() const { return path_; }
 
  private:
   WorkDir() = default;
+  static constexpr kerchunk::internal::TempKind kTree = kerchunk::internal::TempKind::kTree;
   fs::path path_;
   bool remove_ = false;
+  int signal_slot_ = -1;  ///< see RemoveTemporaryOutputs
 };
 
 Result<fs::path> SetDirectory(const fs::path& root, const std::string& name) {
@@ -196,6 +204,8 @@ Status RunSets(const BenchOptions& options, const WorkDir& work, std::ostream& e
 
 Result<BenchReport> RunBench(const BenchOptions& options, std::ostream& out, std::ostream& err) {
   KERCHUNK_RETURN_IF_ERROR(internal::ValidateBenchOptions(options));
+  // Minutes of C++ steps are thrown away if Python kerchunk turns out missing at the end.
+  if (options.python) KERCHUNK_RETURN_IF_ERROR(CheckPythonKerchunk(*options.python));
   BenchReport report;
   report.machine = DescribeMachine();
   report.repeat = options.repeat;

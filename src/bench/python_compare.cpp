@@ -1,5 +1,8 @@
 #include "kerchunk/bench/python_compare.h"
 
+#include <fmt/format.h>
+#include <unistd.h>
+
 #include <cstdlib>
 #include <filesystem>
 
@@ -19,8 +22,9 @@ std::string ResolveSearchPath(const PythonCompareOptions& options) {
 
 std::string ConfigJson(const std::vector<std::string>& files, const std::string& concat_dim,
                        const std::string& our_json, const std::string& output_json, unsigned repeat,
-                       const std::string& search_path) {
+                       const std::string& search_path, bool probe = false) {
   json::Value config = json::Value::MakeObject();
+  if (probe) config.Set("probe", json::Value::Bool(true));
   json::Value list = json::Value::MakeArray();
   for (const std::string& f : files) list.Push(json::Value::String(f));
   config.Set("files", std::move(list));
@@ -78,6 +82,30 @@ Result<PythonResult> ParseOutput(const std::string& out, const std::string& sear
 }
 
 }  // namespace
+
+Status CheckPythonKerchunk(const PythonCompareOptions& options) {
+  if (!internal::FindProgram(options.interpreter)) {
+    return NotFoundError("--compare-python: Python interpreter {} not found", options.interpreter);
+  }
+  const std::string search_path = ResolveSearchPath(options);
+  const std::string config_path =
+      (std::filesystem::temp_directory_path() / fmt::format("kerchunk-probe-{}.json", ::getpid()))
+          .string();
+  KERCHUNK_RETURN_IF_ERROR(
+      WriteFileAtomically(config_path, ConfigJson({}, "", "", "", 1, search_path, true)));
+  internal::ProcessOptions process;
+  process.environment.emplace_back("PYTHONPATH", search_path);
+  Result<internal::ProcessResult> run = internal::RunProcess(
+      {options.interpreter, "-c", internal::kPythonKerchunkBenchScript, config_path}, process);
+  std::error_code ignored;
+  std::filesystem::remove(config_path, ignored);
+  KERCHUNK_RETURN_IF_ERROR(run.status());
+  if (run->exit_code != 0) {
+    return InternalError("--compare-python: {} failed (exit {}): {}", options.interpreter,
+                         run->exit_code, Tail(run->err, 600));
+  }
+  return ParseOutput(run->out, search_path, options).status();
+}
 
 Result<PythonResult> RunPythonKerchunk(const std::vector<std::string>& files,
                                        const std::string& concat_dim, const std::string& our_json,

@@ -37,6 +37,9 @@ try:
 except Exception as e:  # report any import problem, not only ImportError
     print(json.dumps({"importable": False, "error": "%s: %s" % (type(e).__name__, e)}))
     sys.exit(0)
+if config.get("probe"):  # only asked whether kerchunk imports, before the C++ steps run
+    print(json.dumps({"importable": True, "version": kerchunk.__version__}))
+    sys.exit(0)
 
 
 def translate(path):

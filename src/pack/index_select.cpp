@@ -9,6 +9,7 @@
 #include "index_state.h"
 #include "kerchunk/pack/packed_index.h"
 #include "kerchunk/pack/selection.h"
+#include "related_arrays.h"
 
 namespace kerchunk::pack {
 
@@ -83,6 +84,23 @@ Status CollectBox(const IndexState& s, size_t a, const Ranges& ranges, ChunkValu
   return g.DecodeSorted(indices, add);
 }
 
+// The chunks of the coordinates and other arrays an extract needs to open alone in xarray.
+Status CollectRelated(const IndexState& s, size_t array, const Ranges& elements,
+                      std::map<size_t, ChunkValues>& chunks) {
+  for (const internal::ArrayBox& box : internal::RelatedArrays(s, array, elements)) {
+    const ChunkGrid& grid = s.base.arrays[box.array].grid();
+    Ranges ranges;
+    for (size_t d = 0; d < grid.rank(); ++d) {
+      const auto [first, last] = box.elements[d];
+      const uint64_t chunk = grid.chunks()[d];
+      ranges.push_back(first < last ? std::pair{first / chunk, (last - 1) / chunk + 1}
+                                    : std::pair<uint64_t, uint64_t>{0, 0});
+    }
+    KERCHUNK_RETURN_IF_ERROR(CollectBox(s, box.array, ranges, chunks[box.array]));
+  }
+  return OkStatus();
+}
+
 void AddValue(ReferenceSet& out, ArrayRefs& array, uint64_t chunk, const ResolvedValue& v) {
   switch (v.kind) {
     case EntryValue::Kind::kRange:
@@ -144,6 +162,11 @@ Result<ReferenceSet> PackedIndex::Extract(std::span<const std::string> keys,
     KERCHUNK_ASSIGN_OR_RETURN(Ranges ranges,
                               SelectedChunkRanges(selection, s.base.arrays[it->second].grid()));
     Status status = CollectBox(s, it->second, ranges, chunks[it->second]);
+    if (status.ok() && options.metadata) {
+      KERCHUNK_ASSIGN_OR_RETURN(Ranges elements,
+                                SelectedElementRanges(selection, s.base.arrays[it->second].grid()));
+      status = CollectRelated(s, it->second, elements, chunks);
+    }
     if (!status.ok()) return std::move(status).Annotate(fmt::format("selection \"{}\"", text));
   }
   for (auto& [a, values] : chunks) {

@@ -269,10 +269,12 @@ Result<PackedText> Pack(const ReferenceSet& refs, const PackOptions& options) {
     for (size_t i : group) generated[i] = true;
     summary.generated += g.references;
     summary.generators.push_back(Summarize(g));
+    summary.generators.back().bytes = writer.last_size();
   }
   summary.verbatim = summary.keys - summary.generated;
-  out.text =
-      writer.Finish(summary.checksum, SerializeSmallest(VerbatimSet(refs, generated)), urls.urls());
+  const std::string verbatim = SerializeSmallest(VerbatimSet(refs, generated));
+  summary.verbatim_bytes = verbatim.size();
+  out.text = writer.Finish(summary.checksum, verbatim, urls.urls());
   return out;
 }
 
@@ -297,6 +299,7 @@ Result<PackSummary> PackFile(const std::string& input, const std::string& output
   KERCHUNK_RETURN_IF_ERROR(WriteFileAtomically(output, packed.text));
   packed.summary.input_bytes = input_bytes;
   packed.summary.output_bytes = packed.text.size();
+  packed.summary.output = output;
   return std::move(packed.summary);
 }
 

@@ -1,17 +1,13 @@
+// `kerchunk pack`'s summary: what the user wants first (how much smaller, bytes per reference,
+// where the bytes went), the generator mechanics only with --verbose.
 #include <fmt/format.h>
 #include <fmt/ostream.h>
 
 #include "kerchunk/pack/pack.h"
+#include "kerchunk/util/byte_size.h"
 
 namespace kerchunk::pack {
 namespace {
-
-std::string Bytes(uint64_t n) {
-  if (n < 10'000) return fmt::format("{} B", n);
-  if (n < 10'000'000) return fmt::format("{:.1f} kB", static_cast<double>(n) / 1e3);
-  if (n < 10'000'000'000) return fmt::format("{:.1f} MB", static_cast<double>(n) / 1e6);
-  return fmt::format("{:.2f} GB", static_cast<double>(n) / 1e9);
-}
 
 std::string Variables(const std::vector<std::string>& names) {
   std::string out;
@@ -33,24 +29,47 @@ std::string Grid(const std::vector<uint64_t>& counts) {
   return out;
 }
 
+double Per(uint64_t bytes, uint64_t count) {
+  return count ? static_cast<double>(bytes) / static_cast<double>(count) : 0.0;
+}
+
+std::string Plural(uint64_t n, std::string_view word) {
+  return fmt::format("{} {}{}", n, word, n == 1 ? "" : "s");
+}
+
+void WriteGenerator(size_t i, const GeneratorSummary& g, std::ostream& out) {
+  fmt::print(
+      out,
+      "  generator {}: {} [{}]: {} in {} ({:.2f} B each); {} order, lengths predicted "
+      "{}: most common length {} B, {} of other lengths; {} of {} chunk slots unwritten, {} gaps, "
+      "{} file switches (gfactor {:.3f})\n",
+      i, Variables(g.variables), Grid(g.chunk_grid), Plural(g.references, "reference"),
+      FormatBytes(g.bytes), Per(g.bytes, g.references), g.order,
+      g.predictor == "plain" ? "not at all" : "by " + g.predictor, g.modal_length, g.unique,
+      g.skipped, g.slots, g.gaps, g.file_switches, g.gfactor);
+}
+
 }  // namespace
 
-void WritePackSummary(const PackSummary& s, std::ostream& out) {
-  double ratio = s.output_bytes ? static_cast<double>(s.input_bytes) / s.output_bytes : 0;
-  double per_ref = s.keys ? static_cast<double>(s.output_bytes) / s.keys : 0;
-  fmt::print(out, "{} keys ({} chunk references) in {} -> {} out: {:.1f}x smaller, {:.2f} B/key\n",
-             s.keys, s.chunk_references, Bytes(s.input_bytes), Bytes(s.output_bytes), ratio,
-             per_ref);
-  fmt::print(out, "{} references in {} generator{}, {} keys verbatim (metadata, inline values)\n",
-             s.generated, s.generators.size(), s.generators.size() == 1 ? "" : "s", s.verbatim);
-  for (size_t i = 0; i < s.generators.size(); ++i) {
-    const GeneratorSummary& g = s.generators[i];
-    fmt::print(out,
-               "  generator {}: {} [{}]: {} refs, {}, lengths {}, gfactor {:.3f} (modal length "
-               "{}, {} unique, {} skipped of {} slots, {} gaps, {} file switches)\n",
-               i, Variables(g.variables), Grid(g.chunk_grid), g.references, g.order, g.predictor,
-               g.gfactor, g.modal_length, g.unique, g.skipped, g.slots, g.gaps, g.file_switches);
-  }
+void WritePackSummary(const PackSummary& s, std::ostream& out, bool verbose) {
+  const double ratio = Per(s.input_bytes, s.output_bytes);
+  uint64_t generator_bytes = 0;
+  for (const GeneratorSummary& g : s.generators) generator_bytes += g.bytes;
+  const uint64_t rest =
+      s.output_bytes - std::min(s.output_bytes, generator_bytes + s.verbatim_bytes);
+  fmt::print(out, "kerchunk pack: wrote {}\n", s.output == "-" ? "standard output" : s.output);
+  fmt::print(out, "  {:<9}{} of Kerchunk JSON, {} ({} of them chunk references)\n", "input",
+             FormatBytes(s.input_bytes), Plural(s.keys, "key"), s.chunk_references);
+  fmt::print(out, "  {:<9}{}: {:.1f}x smaller, {:.2f} B per chunk reference ({:.2f} B per key)\n",
+             "output", FormatBytes(s.output_bytes), ratio, Per(s.output_bytes, s.chunk_references),
+             Per(s.output_bytes, s.keys));
+  fmt::print(out, "  {:<9}{:<9}{} in {}\n", "where", FormatBytes(generator_bytes),
+             Plural(s.generated, "reference"), Plural(s.generators.size(), "generator"));
+  fmt::print(out, "  {:<9}{:<9}{} kept as Kerchunk JSON (metadata, inline values)\n", "",
+             FormatBytes(s.verbatim_bytes), Plural(s.verbatim, "key"));
+  fmt::print(out, "  {:<9}{:<9}URLs and header\n", "", FormatBytes(rest));
+  if (!verbose) return;
+  for (size_t i = 0; i < s.generators.size(); ++i) WriteGenerator(i, s.generators[i], out);
 }
 
 }  // namespace kerchunk::pack

@@ -81,15 +81,15 @@ Result<Selection> ParseSelection(std::string_view text) {
   return s;
 }
 
-Result<std::vector<std::pair<uint64_t, uint64_t>>> SelectedChunkRanges(const Selection& s,
-                                                                       const ChunkGrid& grid) {
+Result<std::vector<std::pair<uint64_t, uint64_t>>> SelectedElementRanges(const Selection& s,
+                                                                         const ChunkGrid& grid) {
   if (s.dimensions.size() > grid.rank()) {
     return InvalidArgumentError("selection of \"{}\": {} dimensions given, the array has {}",
                                 s.array, s.dimensions.size(), grid.rank());
   }
   std::vector<std::pair<uint64_t, uint64_t>> ranges;
   for (size_t d = 0; d < grid.rank(); ++d) {
-    const uint64_t size = grid.shape()[d], chunk = grid.chunks()[d];
+    const uint64_t size = grid.shape()[d];
     uint64_t first = 0, last = size;  // element range [first, last)
     if (d < s.dimensions.size()) {
       const DimensionSelection& sel = s.dimensions[d];
@@ -109,10 +109,19 @@ Result<std::vector<std::pair<uint64_t, uint64_t>>> SelectedChunkRanges(const Sel
         last = sel.stop ? Clamp(*sel.stop, size) : size;
       }
     }
-    if (first >= last) {
-      ranges.emplace_back(0, 0);
-    } else {
-      ranges.emplace_back(first / chunk, (last - 1) / chunk + 1);
+    ranges.emplace_back(first < last ? first : 0, first < last ? last : 0);
+  }
+  return ranges;
+}
+
+Result<std::vector<std::pair<uint64_t, uint64_t>>> SelectedChunkRanges(const Selection& s,
+                                                                       const ChunkGrid& grid) {
+  KERCHUNK_ASSIGN_OR_RETURN(auto ranges, SelectedElementRanges(s, grid));
+  for (size_t d = 0; d < ranges.size(); ++d) {
+    auto& [first, last] = ranges[d];
+    if (first < last) {
+      const uint64_t chunk = grid.chunks()[d];
+      ranges[d] = {first / chunk, (last - 1) / chunk + 1};
     }
   }
   return ranges;

@@ -9,6 +9,8 @@
 #include <cerrno>
 #include <cstring>
 
+#include "util/temp_registry.h"
+
 namespace kerchunk {
 namespace {
 
@@ -93,6 +95,12 @@ Result<uint64_t> FileSize(const std::string& path) {
   return static_cast<uint64_t>(st.st_size);
 }
 
+std::optional<FileIdentity> IdentifyFile(const std::string& path) {
+  struct stat st;
+  if (::stat(path.c_str(), &st) != 0) return std::nullopt;
+  return FileIdentity{static_cast<uint64_t>(st.st_dev), static_cast<uint64_t>(st.st_ino)};
+}
+
 Result<std::string> ReadFileRange(const std::string& path, uint64_t offset, uint64_t length) {
   Fd f{::open(path.c_str(), O_RDONLY | O_CLOEXEC)};
   if (f.fd < 0) return ErrnoError("cannot open", path);
@@ -122,8 +130,10 @@ Result<AtomicOutputFile> AtomicOutputFile::Create(const std::string& path) {
   }
   static std::atomic<unsigned> counter{0};
   out.temp_path_ = fmt::format("{}.tmp.{}.{}", path, ::getpid(), counter++);
+  // Recorded before it exists: a signal between open() and recording would leave it behind.
+  out.signal_slot_ = internal::RegisterTempPath(out.temp_path_);
   out.fd_ = ::open(out.temp_path_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (out.fd_ < 0) return ErrnoError("cannot create output", out.temp_path_);
+  if (out.fd_ < 0) return ErrnoError("cannot create output", path);  // the user's name
   return out;
 }
 
@@ -131,14 +141,17 @@ AtomicOutputFile::AtomicOutputFile(AtomicOutputFile&& other) noexcept
     : path_(std::move(other.path_)),
       temp_path_(std::move(other.temp_path_)),
       fd_(other.fd_),
+      signal_slot_(other.signal_slot_),
       committed_(other.committed_) {
   other.fd_ = -1;
+  other.signal_slot_ = -1;
   other.temp_path_.clear();
 }
 
 AtomicOutputFile::~AtomicOutputFile() {
   if (fd_ >= 0 && fd_ != STDOUT_FILENO) ::close(fd_);
   if (!committed_ && !temp_path_.empty()) ::unlink(temp_path_.c_str());
+  internal::UnregisterTempPath(signal_slot_);
 }
 
 Status AtomicOutputFile::Write(std::string_view bytes) {
@@ -146,7 +159,7 @@ Status AtomicOutputFile::Write(std::string_view bytes) {
     ssize_t n = ::write(fd_, bytes.data(), bytes.size());
     if (n < 0) {
       if (errno == EINTR) continue;
-      return ErrnoError("cannot write", temp_path_.empty() ? path_ : temp_path_);
+      return ErrnoError("cannot write", path_);
     }
     bytes.remove_prefix(static_cast<size_t>(n));
   }
@@ -158,14 +171,16 @@ Status AtomicOutputFile::Commit() {
     committed_ = true;
     return OkStatus();
   }
-  if (::fsync(fd_) != 0 && errno != EINVAL) return ErrnoError("cannot sync", temp_path_);
+  if (::fsync(fd_) != 0 && errno != EINVAL) return ErrnoError("cannot sync", path_);
   if (::close(fd_) != 0) {
     fd_ = -1;
-    return ErrnoError("cannot close", temp_path_);
+    return ErrnoError("cannot close", path_);
   }
   fd_ = -1;
   if (::rename(temp_path_.c_str(), path_.c_str()) != 0) return ErrnoError("cannot rename", path_);
   committed_ = true;
+  internal::UnregisterTempPath(signal_slot_);
+  signal_slot_ = -1;
   return OkStatus();
 }
 

@@ -15,11 +15,7 @@ struct LoadedReferences {
   std::string format;  ///< "Kerchunk JSON" or "packed (checksum kcd1:...)"
 };
 
-/// True when `head` (the first bytes of a file) starts a packed document:
-/// {"format": "kerchunk-packed", ... as `kerchunk pack` writes it.
-bool LooksPacked(std::string_view head);
-
-/// True when the file starts like a packed file (LooksPacked of its first bytes).
+/// True when the file starts like a packed file (pack::IsPackedFile).
 bool IsPackedFile(const std::string& path);
 
 /// Reads and expands a reference file. A packed file is opened with its reader and expanded

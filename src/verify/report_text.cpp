@@ -77,10 +77,21 @@ void WriteAgainstTotals(const Report& report, std::ostream& out) {
 }
 
 void WriteFindings(const Report& report, size_t max, bool advisory, std::ostream& out) {
-  const uint64_t total = advisory ? report.Warnings() : report.Failures();
+  uint64_t total = advisory ? report.Warnings() : report.Failures();
   if (total == 0 || max == 0) return;
-  std::vector<internal::NumberedFinding> first = internal::FirstFindings(report, max, advisory);
-  out << fmt::format("{} (first {} of {}):\n", advisory ? "Warnings" : "Problems", first.size(),
+  internal::MissingFiles missing;
+  // One missing file is one line anyway; several are listed per file, with a --rewrite hint.
+  if (!advisory) missing = internal::CollectMissingFiles(report);
+  if (missing.files.size() < 2) missing = {};
+  internal::WriteMissingFiles(missing, max, out);
+  total -= missing.findings;
+  std::vector<internal::NumberedFinding> first;
+  for (const auto& p : internal::FirstFindings(report, max + missing.findings, advisory)) {
+    if (first.size() < max && !missing.Covers(*p.finding)) first.push_back(p);
+  }
+  if (total == 0 || first.empty()) return;
+  out << fmt::format("{}{} (first {} of {}):\n", advisory ? "Warnings" : "Problems",
+                     missing.findings > 0 ? " besides missing files" : "", first.size(),
                      Grouped(total));
   for (const auto& p : first) {
     out << fmt::format("  {}: {}\n", CheckName(p.log->check()), p.finding->message);

@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <iostream>
+#include <optional>
 
 #include "kerchunk/util/file_io.h"
 #include "verify/against.h"
@@ -51,6 +52,24 @@ Result<bool> ShouldCheckFiles(const VerifyOptions& options, const ResolvedFiles&
                     files.remote, files.remote == 1 ? "" : "s", files.first_remote));
   }
   return files.remote < files.by_url.size();
+}
+
+// `--junit data.nc` would replace a referenced data file with XML: refused before any file is
+// read. Only an existing --junit file can be one (compared by identity, not by name).
+Status RefuseJunitOverDataFile(const std::string& junit, const UrlTable& urls,
+                               const ResolvedFiles& files) {
+  if (junit.empty() || junit == "-") return OkStatus();
+  std::optional<FileIdentity> id = IdentifyFile(junit);
+  if (!id) return OkStatus();
+  for (size_t i = 0; i < files.by_url.size(); ++i) {
+    const internal::ResolvedFile& file = files.by_url[i];
+    if (file.local() && IdentifyFile(file.path) == id) {
+      return InvalidArgumentError(
+          "--junit {} is the same file as the referenced file {}; refusing to overwrite an input",
+          junit, internal::DescribeFile(urls, files, static_cast<uint32_t>(i)));
+    }
+  }
+  return OkStatus();
 }
 
 Status WriteOutputs(const Report& report, const VerifyOptions& options, std::ostream& out) {
@@ -104,6 +123,7 @@ Result<Report> VerifyReferences(const ReferenceSet& refs, const VerifyOptions& o
       ResolvedFiles files,
       internal::ResolveFiles(refs.urls, options.rewrites, options.files != FilesMode::kOff,
                              options.threads));
+  KERCHUNK_RETURN_IF_ERROR(RefuseJunitOverDataFile(options.junit, refs.urls, files));
   KERCHUNK_ASSIGN_OR_RETURN(bool check_files, ShouldCheckFiles(options, files, report));
   if (check_files) {
     internal::CheckFiles(refs, catalog, files, report);

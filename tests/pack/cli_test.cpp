@@ -45,9 +45,9 @@ class PackCliTest : public ::testing::Test {
 
 TEST_F(PackCliTest, PackThenUnpackGivesTheSameReferences) {
   std::string packed = tmp_ / "p.json", out = tmp_ / "out.json";
-  auto p = Run("pack " + ShellQuote(input_) + " -o " + ShellQuote(packed));
+  auto p = Run("pack --verbose " + ShellQuote(input_) + " -o " + ShellQuote(packed));
   ASSERT_EQ(p.exit_code, 0) << p.err;
-  EXPECT_THAT(p.err, HasSubstr("chunk references) in"));
+  EXPECT_THAT(p.err, HasSubstr("of them chunk references)"));
   EXPECT_THAT(p.err, HasSubstr("gfactor"));
   EXPECT_THAT(p.err, HasSubstr("generator 0: t2m, tp, sst [72x4x4]"));
   auto u = Run("unpack " + ShellQuote(packed) + " -o " + ShellQuote(out));
@@ -84,7 +84,10 @@ TEST_F(PackCliTest, KeysAndSelectionsPrintOnlyWhatIsNeeded) {
   ASSERT_TRUE(part.ok());
   EXPECT_EQ(part->FindArray("t2m")->size(), 2u * 4 * 3);
   EXPECT_NE(part->FindEntry(".zgroup"), nullptr);
-  auto missing = Run("unpack " + ShellQuote(packed) + " --key nothing/0");
+  auto unknown = Run("unpack " + ShellQuote(packed) + " --key nothing/0");  // no such array
+  EXPECT_EQ(unknown.exit_code, 2);
+  EXPECT_THAT(unknown.err, HasSubstr("no array \"nothing\" in the index"));
+  auto missing = Run("unpack " + ShellQuote(packed) + " --key t2m/99.0.0");  // never written
   EXPECT_EQ(missing.exit_code, 0);
   EXPECT_THAT(missing.err, HasSubstr("note: 1 of the requested keys have no reference"));
 }

@@ -2,9 +2,12 @@
 
 #include <gtest/gtest.h>
 
+#include <csignal>
 #include <filesystem>
+#include <fstream>
 
 #include "support/test_env.h"
+#include "util/temp_registry.h"
 
 namespace kerchunk {
 namespace {
@@ -25,6 +28,72 @@ TEST(FileIoTest, AtomicOutputAppearsOnlyOnCommit) {
 
   ASSERT_TRUE(WriteFileAtomically(path, "complete").ok());
   EXPECT_EQ(*ReadFileToString(path), "complete");
+}
+
+// A SIGTERM (Slurm's time limit) or Ctrl-C while an output is being written: the temporary file
+// goes, the committed output of an earlier file stays, and the process ends by the signal.
+TEST(FileIoTest, SignalRemovesUncommittedTemporaryFiles) {
+  for (int signal : {SIGTERM, SIGINT, SIGHUP}) {
+    TempDir dir;
+    const std::string done = dir / "done.json", partial = dir / "partial.json";
+    EXPECT_EXIT(
+        {
+          RemoveTemporaryOutputsOnSignals();
+          (void)WriteFileAtomically(done, "complete");
+          auto first = AtomicOutputFile::Create(dir / "first.json");
+          auto out = AtomicOutputFile::Create(partial);
+          (void)out->Write("partial");
+          std::raise(signal);
+        },
+        ::testing::KilledBySignal(signal), "");
+    std::vector<std::string> left;
+    for (const auto& e : std::filesystem::directory_iterator(dir.path())) {
+      left.push_back(e.path().filename().string());
+    }
+    EXPECT_EQ(left, std::vector<std::string>{"done.json"}) << "signal " << signal;
+  }
+}
+
+// A temporary folder (bench's work directory) goes with everything in it, symbolic links
+// removed and not followed.
+TEST(FileIoTest, SignalRemovesRegisteredTemporaryFolders) {
+  TempDir dir;
+  const std::filesystem::path work = dir.path() / "work", keep = dir.path() / "keep.txt";
+  std::filesystem::create_directories(work / "a" / "b");
+  { std::ofstream(keep) << "outside"; }
+  for (int i = 0; i < 300; ++i) {  // more names than one getdents64 buffer holds
+    std::ofstream(work / "a" / ("file-with-a-long-name-" + std::to_string(i))) << i;
+  }
+  { std::ofstream(work / "a" / "b" / "deep.nc") << "x"; }
+  std::filesystem::create_symlink(keep, work / "link");
+  std::filesystem::create_directory_symlink(dir.path(), work / "up");
+  EXPECT_EXIT(
+      {
+        RemoveTemporaryOutputsOnSignals();
+        internal::RegisterTempPath(work.string(), internal::TempKind::kTree);
+        std::raise(SIGTERM);
+      },
+      ::testing::KilledBySignal(SIGTERM), "");
+  EXPECT_FALSE(std::filesystem::exists(work));
+  EXPECT_EQ(*ReadFileToString(keep.string()), "outside");
+}
+
+TEST(FileIoTest, IgnoredSignalStaysIgnored) {  // nohup kerchunk scan ...
+  EXPECT_EXIT(
+      {
+        std::signal(SIGHUP, SIG_IGN);
+        RemoveTemporaryOutputsOnSignals();
+        std::raise(SIGHUP);
+        std::exit(0);
+      },
+      ::testing::ExitedWithCode(0), "");
+}
+
+TEST(FileIoTest, OutputErrorsNameThePathNotTheTemporaryFile) {
+  auto out = AtomicOutputFile::Create("/nonexistent-folder/out.json");
+  ASSERT_FALSE(out.ok());
+  EXPECT_EQ(out.status().message(),
+            "/nonexistent-folder/out.json: cannot create output: No such file or directory");
 }
 
 TEST(FileIoTest, MissingFileIsNotFound) {

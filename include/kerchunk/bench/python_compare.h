@@ -40,6 +40,10 @@ struct PythonResult {
   uint64_t peak_rss_bytes = 0;     ///< of the Python process
 };
 
+/// Checks, in a second or so, that the interpreter exists and imports kerchunk (the errors of
+/// RunPythonKerchunk), so that a bench run fails before its C++ steps rather than after.
+Status CheckPythonKerchunk(const PythonCompareOptions& options);
+
 /// Runs Python kerchunk over `files` (combined along `concat_dim` when there are several),
 /// writing its JSON to `output_json`; `our_json` is timed with json.load as well. Errors:
 /// NotFound when the interpreter is missing; Unsupported, with the import error, when kerchunk

@@ -38,6 +38,7 @@ struct GeneratorSummary {
   std::string predictor;  ///< length predictor: "constant", "previous", "position" or "plain"
   uint64_t slots = 0, skipped = 0, unique = 0, modal_length = 0, gaps = 0, file_switches = 0;
   double gfactor = 0;  ///< 1 - (unique + skipped) / slots
+  uint64_t bytes = 0;  ///< its share of the packed file
 };
 
 struct PackSummary {
@@ -46,9 +47,11 @@ struct PackSummary {
   uint64_t generated = 0;         ///< references held by generators
   uint64_t verbatim = 0;          ///< keys kept in the embedded Kerchunk document
   std::vector<GeneratorSummary> generators;
-  ReferenceDigest checksum;  ///< of the whole reference set
-  uint64_t input_bytes = 0;  ///< set by PackFile: size of the input file
+  ReferenceDigest checksum;     ///< of the whole reference set
+  uint64_t verbatim_bytes = 0;  ///< the embedded Kerchunk document of the verbatim keys
+  uint64_t input_bytes = 0;     ///< set by PackFile: size of the input file
   uint64_t output_bytes = 0;
+  std::string output;  ///< set by PackFile: the path written ("-": standard output)
 };
 
 struct PackedText {
@@ -66,8 +69,9 @@ Result<PackedText> Pack(const ReferenceSet& refs, const PackOptions& options = {
 Result<PackSummary> PackFile(const std::string& input, const std::string& output,
                              const PackOptions& options = {});
 
-/// Writes the summary for people: references and bytes in and out, the ratio, bytes per
-/// reference, and per generator its variables, order, predictor and gfactor.
-void WritePackSummary(const PackSummary& summary, std::ostream& out);
+/// Writes the summary for people: sizes in and out, the ratio, bytes per chunk reference and
+/// where the bytes went (generators, verbatim keys, URLs); with `verbose`, also per generator
+/// its variables, grid, order, length predictor and how regular its lengths are.
+void WritePackSummary(const PackSummary& summary, std::ostream& out, bool verbose = false);
 
 }  // namespace kerchunk::pack

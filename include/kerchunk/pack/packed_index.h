@@ -42,8 +42,10 @@ struct UnpackOptions {
 };
 
 struct ExtractOptions {
-  /// Also copy every key that is not a chunk (.zgroup, .zarray, .zattrs, ...), so the result
-  /// opens with zarr/xarray on its own.
+  /// Also copy every key that is not a chunk (.zgroup, .zarray, .zattrs, ...) and, for each
+  /// selection, the chunks of the arrays xarray reads to open it: the dimension coordinates of
+  /// its group whole, and the coordinates, grid mapping and bounds it names along the selected
+  /// elements. The result then opens with zarr/xarray on its own.
   bool metadata = false;
 };
 
@@ -90,6 +92,14 @@ class PackedIndex {
   explicit PackedIndex(std::unique_ptr<internal::IndexState> state);
   std::unique_ptr<internal::IndexState> state_;
 };
+
+/// True when `head` (the first bytes of a file) starts a packed document:
+/// {"format": "kerchunk-packed", ... as `kerchunk pack` writes it. Checks nothing more.
+bool LooksPacked(std::string_view head);
+
+/// True when the file starts like a packed file (LooksPacked of its first 256 bytes); false for
+/// a file that cannot be read (its reader reports why).
+bool IsPackedFile(const std::string& path);
 
 /// Opens `input`, expands it completely (checksum checked) and writes standard Kerchunk v1 JSON
 /// to `output` atomically ("-": standard output). Nothing is written on error.

@@ -31,6 +31,11 @@ struct Selection {
 /// position on a syntax error (steps, "...", empty path, unbalanced brackets).
 Result<Selection> ParseSelection(std::string_view text);
 
+/// The elements a selection takes, per dimension a half-open range [first, last) of element
+/// indices (empty when the selection is empty). Errors as SelectedChunkRanges.
+Result<std::vector<std::pair<uint64_t, uint64_t>>> SelectedElementRanges(const Selection& selection,
+                                                                         const ChunkGrid& grid);
+
 /// The chunks a selection touches, per dimension a half-open range [first, last) of chunk
 /// indices (empty when the selection is empty). InvalidArgument when the selection has more
 /// dimensions than the grid or an index is out of bounds.

@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -42,12 +43,26 @@ Result<std::string> ReadFileToString(const std::string& path);
 /// The size of a file in bytes (NotFound when it does not exist).
 Result<uint64_t> FileSize(const std::string& path);
 
+/// The identity of an existing file: device and inode numbers, after following symbolic links.
+/// Two paths name the same file (hard links, symbolic links, "./x" and "x") exactly when their
+/// identities are equal, which comparing the path strings cannot tell.
+struct FileIdentity {
+  uint64_t device = 0;
+  uint64_t inode = 0;
+  friend bool operator==(const FileIdentity&, const FileIdentity&) = default;
+};
+
+/// The identity of `path`; nullopt when it does not exist or cannot be examined (an output
+/// that does not exist yet cannot be any input).
+std::optional<FileIdentity> IdentifyFile(const std::string& path);
+
 /// Reads `length` bytes at `offset` of a file with pread (for verify's range reads).
 Result<std::string> ReadFileRange(const std::string& path, uint64_t offset, uint64_t length);
 
 /// An output file that is written to "<path>.tmp.<pid>.<n>" and renamed to `path` only by
 /// Commit(), so a failed run never leaves a partial output. Destruction without Commit() removes
-/// the temporary file. Writing to "-" goes to standard output (nothing to rename).
+/// the temporary file. Writing to "-" goes to standard output (nothing to rename). Errors name
+/// `path`, never the temporary name the user did not choose.
 class AtomicOutputFile {
  public:
   static Result<AtomicOutputFile> Create(const std::string& path);
@@ -66,10 +81,20 @@ class AtomicOutputFile {
   std::string path_;
   std::string temp_path_;
   int fd_ = -1;
+  int signal_slot_ = -1;  ///< where temp_path_ is recorded for RemoveTemporaryOutputs
   bool committed_ = false;
 };
 
 /// Writes `contents` to `path` atomically (see AtomicOutputFile).
 Status WriteFileAtomically(const std::string& path, std::string_view contents);
+
+/// Removes the temporary file of every AtomicOutputFile not yet committed. Async-signal-safe
+/// (unlink only), for a program's own fatal-signal handler; the objects must not be used after.
+void RemoveTemporaryOutputs();
+
+/// Installs handlers for SIGINT, SIGTERM and SIGHUP that call RemoveTemporaryOutputs and then
+/// end the process by the same signal (a shell reports exit status 128 + signal: 130, 143,
+/// 129). Signals that are ignored (nohup) stay ignored. For programs, not libraries.
+void RemoveTemporaryOutputsOnSignals();
 
 }  // namespace kerchunk
