@@ -11,7 +11,9 @@ void CheckSourceIdentity(const std::vector<SourceFileRecord>& records, const Url
                          const ResolvedFiles& files, Report& report) {
   for (const SourceFileRecord& recorded : records) {
     std::optional<uint32_t> id = urls.Find(recorded.url);
-    if (!id || !files.by_url[*id].local()) continue;  // not referenced, or remote
+    // Not referenced, remote, or missing or unreadable: the files check reports those once
+    // per file already, and a missing file has no size or time to compare.
+    if (!id || !files.by_url[*id].usable()) continue;
     const ResolvedFile& file = files.by_url[*id];
     CaseLog log = report.NewCase(Check::kFiles, recorded.url);
     log.Examined();
