@@ -242,7 +242,10 @@ class RefsReader {
     if (count != 1 && count != 3) return BadReference(key);
     if (null_url) return BadReference(key);
     std::string rendered;
-    if (HasTemplate(url)) {
+    // As fsspec's ReferenceFileSystem: reference URLs are rendered only in a document that
+    // defines templates; elsewhere "{{" is part of the URL (a URL rendered from a template may
+    // hold it too, and the writer then writes it as it is).
+    if (!templates_.empty() && HasTemplate(url)) {
       auto r = RenderTemplate(url, templates_);
       if (!r.ok()) return std::move(r).status().Annotate(fmt::format("refs key \"{}\"", key));
       rendered = std::move(*r);

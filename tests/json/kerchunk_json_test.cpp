@@ -96,7 +96,8 @@ TEST(KerchunkJsonTest, RejectsBadInput) {
       {"{\"version\":1,\"refs\":{\"a\":[1,2,3]}}", "refs key \"a\""},
       {"{\"version\":1,\"refs\":{\"a\":\"base64:!!\"}}", "refs key \"a\""},
       {"{\"version\":2,\"refs\":{}}", "version 1"},
-      {"{\"version\":1,\"refs\":{\"a\":[\"{{nope}}\",1,2]}}", "unknown name"},
+      {"{\"version\":1,\"templates\":{\"u\":\"x\"},\"refs\":{\"a\":[\"{{nope}}\",1,2]}}",
+       "unknown name"},
       {"{\"version\":1,\"refs\":{\"a\":", "malformed"},
       {"{\"version\":1,\"refs\":{\"x/.zarray\":\"{\\\"chunks\\\":[1],\\\"dtype\\\":\\\"<i4\\\","
        "\\\"shape\\\":[2],\\\"zarr_format\\\":2}\",\"x/0\":[\"f\",0,1],\"x/0\":[\"f\",1,1]}}",
@@ -163,17 +164,39 @@ TEST(KerchunkJsonTest, LongTemplateExpressionsNeedNoStack) {
     EXPECT_NE(r->FindEntry(count % 2 ? "k-3" : "k3"), nullptr) << count;
   }
   // Errors quote the start of an expression, not all of it.
-  std::string json = R"({"version":1,"refs":{"a":["{{)" + signs + R"(nope}}",1,2]}})";
+  std::string json =
+      R"({"version":1,"templates":{"u":"x"},"refs":{"a":["{{)" + signs + R"(nope}}",1,2]}})";
   auto r = ParseKerchunkJson(json);
   ASSERT_FALSE(r.ok());
   EXPECT_THAT(r.status().message(), HasSubstr("unknown name \"nope\""));
   EXPECT_LT(r.status().message().size(), 300u);
   // Parentheses still have their depth limit.
-  std::string deep = R"({"version":1,"refs":{"a":["{{)" + std::string(100, '(') + "1" +
-                     std::string(100, ')') + R"(}}",1,2]}})";
+  std::string deep = R"({"version":1,"templates":{"u":"x"},"refs":{"a":["{{)" +
+                     std::string(100, '(') + "1" + std::string(100, ')') + R"(}}",1,2]}})";
   auto d = ParseKerchunkJson(deep);
   ASSERT_FALSE(d.ok());
   EXPECT_THAT(d.status().message(), HasSubstr("nesting too deep"));
+}
+
+// Found by fuzzing (issue 12): a template whose text holds "{{i}}" renders to a URL holding
+// "{{i}}"; written without templates and read again, that URL was rendered a second time and
+// refused ("unknown name"). As in fsspec, URLs are rendered only where templates are defined.
+TEST(KerchunkJsonTest, UrlsHoldingBracesRoundTrip) {
+  auto r = ParseKerchunkJson(R"({"version":1,"templates":{"u":"s3://b/f_{{i}}"},"refs":{
+    "a":["{{u}}/x.nc",100,8],"b":["/data/{{literal}}.nc",0,4]}})");
+  ASSERT_FALSE(r.ok());  // with templates defined, an unknown name is an error
+  r = ParseKerchunkJson(R"({"version":1,"templates":{"u":"s3://b/f_{{i}}"},"refs":{
+    "a":["{{u}}/x.nc",100,8]}})");
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  EXPECT_EQ(r->urls[r->FindEntry("a")->value.url], "s3://b/f_{{i}}/x.nc");
+  for (bool templates : {false, true}) {
+    auto back = ParseKerchunkJson(Serialize(*r, templates));
+    ASSERT_TRUE(back.ok()) << back.status().message();
+    EXPECT_TRUE(SameReferences(*r, *back));
+  }
+  auto plain = ParseKerchunkJson(R"({"version":1,"refs":{"b":["/data/{{literal}}.nc",0,4]}})");
+  ASSERT_TRUE(plain.ok()) << plain.status().message();
+  EXPECT_EQ(plain->urls[plain->FindEntry("b")->value.url], "/data/{{literal}}.nc");
 }
 
 // Property: serialize -> parse gives back the same references, with and without templates.
