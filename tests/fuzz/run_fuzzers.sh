@@ -22,7 +22,13 @@ targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
   for f in "$root"/tests/fuzz/*_fuzz.cpp; do targets+=("$(basename "$f" _fuzz.cpp)"); done
 fi
-for t in "${targets[@]}"; do cmake --build "$build" --target "${t}_fuzzer"; done
+fuzzers=()
+for t in "${targets[@]}"; do fuzzers+=("${t}_fuzzer"); done
+echo "== building ${fuzzers[*]} in $build"
+cmake --build "$build" --target "${fuzzers[@]}" >"$build/build.log" 2>&1 || {
+  tail -50 "$build/build.log"
+  exit 2
+}
 
 failed=0
 summary=()
@@ -36,12 +42,17 @@ for t in "${targets[@]}"; do
   [ -f "$root/tests/fuzz/$t.dict" ] && dict=(-dict="$root/tests/fuzz/$t.dict")
   echo "== fuzzing $t for ${seconds}s ($jobs job(s)), log: $log"
   status=0
-  "$build/tests/fuzz/${t}_fuzzer" -max_total_time="$seconds" -max_len="$max_len" -timeout=10 \
-    -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="$findings/" \
-    -jobs="$jobs" -workers="$jobs" "${dict[@]}" "$fresh" "$corpus" >"$log" 2>&1 || status=$?
-  # With -jobs the statistics are in fuzz-<n>.log files in the current folder.
-  for f in fuzz-*.log; do [ -f "$f" ] && cat "$f" >>"$log" && rm -f "$f"; done
-  runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | awk '{s+=$2} END {print s+0}')
+  parallel=()
+  [ "$jobs" -gt 1 ] && parallel=(-jobs="$jobs" -workers="$jobs")
+  # With -jobs each process writes fuzz-<n>.log into the current folder: use the log folder.
+  (cd "$(dirname "$log")" && rm -f fuzz-*.log &&
+    "$build/tests/fuzz/${t}_fuzzer" -max_total_time="$seconds" -max_len="$max_len" -timeout=10 \
+      -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="$findings/" "${parallel[@]}" \
+      "${dict[@]}" "$fresh" "$corpus") >"$log" 2>&1 || status=$?
+  stats=("$log")
+  [ "$jobs" -gt 1 ] && stats=("$(dirname "$log")"/fuzz-*.log)
+  runs=$(cat "${stats[@]}" | grep -o 'stat::number_of_executed_units: *[0-9]*' |
+    awk '{s+=$2} END {print s+0}')
   found=$(find "$findings" -type f | wc -l)
   "$build/tests/fuzz/${t}_fuzzer" -merge=1 "$corpus" "$fresh" >>"$log" 2>&1 || true
   rm -rf "$fresh"
