@@ -4,20 +4,10 @@
 #include <sys/resource.h>
 
 #include "kerchunk/json/json_value.h"
+#include "kerchunk/util/byte_size.h"
 
 namespace kerchunk {
 namespace {
-
-std::string HumanBytes(uint64_t bytes) {
-  constexpr const char* kUnits[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
-  double value = static_cast<double>(bytes);
-  int unit = 0;
-  while (value >= 1024 && unit < 5) {
-    value /= 1024;
-    ++unit;
-  }
-  return unit == 0 ? fmt::format("{} B", bytes) : fmt::format("{:.1f} {}", value, kUnits[unit]);
-}
 
 double PerSecond(uint64_t count, double seconds) {
   return seconds > 0 ? static_cast<double>(count) / seconds : 0.0;
@@ -67,11 +57,11 @@ std::string FormatSummaryText(const RunSummary& s) {
   if (!s.concat_dim.empty()) out += fmt::format("  {:<9}along \"{}\"\n", "combined", s.concat_dim);
   out += fmt::format("  {:<9}{}\n", "arrays", s.arrays);
   out += fmt::format("  {:<9}{} references to {}, {} inline\n", "chunks", s.chunks,
-                     HumanBytes(s.referenced_bytes), HumanBytes(s.inline_bytes));
+                     FormatBytes(s.referenced_bytes), FormatBytes(s.inline_bytes));
   out += fmt::format("  {:<9}{:.3f} s ({:.1f} {}/s, {:.0f} refs/s)\n", "time", s.seconds,
                      PerSecond(s.read, s.seconds), noun, PerSecond(s.chunks, s.seconds));
-  out += fmt::format("  {:<9}{} JSON, peak memory {}\n", "output", HumanBytes(s.output_bytes),
-                     HumanBytes(s.peak_rss_bytes));
+  out += fmt::format("  {:<9}{} JSON, peak memory {}\n", "output", FormatBytes(s.output_bytes),
+                     FormatBytes(s.peak_rss_bytes));
   for (const SkippedInput& skipped : s.skipped) {
     out += fmt::format("  {:<9}{}\n", "skipped", skipped.error);
   }
