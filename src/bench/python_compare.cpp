@@ -81,6 +81,23 @@ Result<PythonResult> ParseOutput(const std::string& out, const std::string& sear
   return r;
 }
 
+// Runs the bench script with the configuration `config_text`, written to `config_path` for the
+// run and removed after it. The PYTHONPATH is the kerchunk search path alone: our
+// environment's could shadow the checkout with another kerchunk.
+Result<internal::ProcessResult> RunBenchScript(const PythonCompareOptions& options,
+                                               const std::string& search_path,
+                                               const std::string& config_path,
+                                               const std::string& config_text) {
+  KERCHUNK_RETURN_IF_ERROR(WriteFileAtomically(config_path, config_text));
+  internal::ProcessOptions process;
+  process.environment.emplace_back("PYTHONPATH", search_path);
+  Result<internal::ProcessResult> run = internal::RunProcess(
+      {options.interpreter, "-c", internal::kPythonKerchunkBenchScript, config_path}, process);
+  std::error_code ignored;
+  std::filesystem::remove(config_path, ignored);
+  return run;
+}
+
 }  // namespace
 
 Status CheckPythonKerchunk(const PythonCompareOptions& options) {
@@ -91,14 +108,8 @@ Status CheckPythonKerchunk(const PythonCompareOptions& options) {
   const std::string config_path =
       (std::filesystem::temp_directory_path() / fmt::format("kerchunk-probe-{}.json", ::getpid()))
           .string();
-  KERCHUNK_RETURN_IF_ERROR(
-      WriteFileAtomically(config_path, ConfigJson({}, "", "", "", 1, search_path, true)));
-  internal::ProcessOptions process;
-  process.environment.emplace_back("PYTHONPATH", search_path);
-  Result<internal::ProcessResult> run = internal::RunProcess(
-      {options.interpreter, "-c", internal::kPythonKerchunkBenchScript, config_path}, process);
-  std::error_code ignored;
-  std::filesystem::remove(config_path, ignored);
+  Result<internal::ProcessResult> run = RunBenchScript(
+      options, search_path, config_path, ConfigJson({}, "", "", "", 1, search_path, true));
   KERCHUNK_RETURN_IF_ERROR(run.status());
   if (run->exit_code != 0) {
     return InternalError("--compare-python: {} failed (exit {}): {}", options.interpreter,
@@ -116,15 +127,9 @@ Result<PythonResult> RunPythonKerchunk(const std::vector<std::string>& files,
   }
   const std::string search_path = ResolveSearchPath(options);
   const std::string config_path = output_json + ".config.json";
-  KERCHUNK_RETURN_IF_ERROR(WriteFileAtomically(
-      config_path, ConfigJson(files, concat_dim, our_json, output_json, repeat, search_path)));
-  internal::ProcessOptions process;
-  // Our environment's PYTHONPATH could shadow the checkout with another kerchunk.
-  process.environment.emplace_back("PYTHONPATH", search_path);
-  Result<internal::ProcessResult> run = internal::RunProcess(
-      {options.interpreter, "-c", internal::kPythonKerchunkBenchScript, config_path}, process);
-  std::error_code ignored;
-  std::filesystem::remove(config_path, ignored);
+  Result<internal::ProcessResult> run =
+      RunBenchScript(options, search_path, config_path,
+                     ConfigJson(files, concat_dim, our_json, output_json, repeat, search_path));
   KERCHUNK_RETURN_IF_ERROR(run.status());
   if (run->exit_code != 0) {
     return InternalError("Python kerchunk failed (exit {}): {}", run->exit_code,
