@@ -62,4 +62,17 @@ CfDecoding IndexDecoding(const json::Value& attrs, const ZarrArrayMeta& meta) {
   return d;
 }
 
+CfDecoding SourceDecoding(const std::function<std::vector<double>(const char*)>& numbers) {
+  auto single = [&](const char* name) {
+    std::vector<double> v = numbers(name);
+    return v.size() == 1 ? std::optional<double>(v[0]) : std::nullopt;
+  };
+  CfDecoding d;
+  d.scale_factor = single("scale_factor");
+  d.add_offset = single("add_offset");
+  d.fill_value = single("_FillValue");
+  d.missing_values = numbers("missing_value");
+  return d;
+}
+
 }  // namespace kerchunk::verify::internal

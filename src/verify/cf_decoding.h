@@ -6,6 +6,7 @@
 // scale_factor) fails although the stored numbers are identical.
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -37,5 +38,10 @@ struct CfDecoding {
 /// .zarray. Attributes that are not numbers (or lists of numbers, for missing_value) are
 /// ignored, as readers ignore them.
 CfDecoding IndexDecoding(const json::Value& attrs, const ZarrArrayMeta& meta);
+
+/// A source file's decoding from its numeric attributes: `numbers(name)` gives an attribute's
+/// values (empty when absent or not numeric); scale_factor, add_offset and _FillValue count
+/// only when they hold exactly one value. The caller sets is_unsigned (a text attribute).
+CfDecoding SourceDecoding(const std::function<std::vector<double>(const char*)>& numbers);
 
 }  // namespace kerchunk::verify::internal

@@ -134,15 +134,7 @@ class Hdf5Dataset final : public SourceDataset {
 
   Result<CfDecoding> Decoding() override {
     if (!decoding_) {
-      CfDecoding d;
-      auto first = [&](const char* name) {
-        std::vector<double> v = NumberAttribute(name);
-        return v.size() == 1 ? std::optional<double>(v[0]) : std::nullopt;
-      };
-      d.scale_factor = first("scale_factor");
-      d.add_offset = first("add_offset");
-      d.fill_value = first("_FillValue");
-      d.missing_values = NumberAttribute("missing_value");
+      CfDecoding d = SourceDecoding([&](const char* name) { return NumberAttribute(name); });
       d.is_unsigned = TextAttribute("_Unsigned") == "true";
       decoding_ = d;
     }

@@ -94,15 +94,7 @@ class Netcdf3Variable final : public SourceDataset {
   Result<CfDecoding> Decoding() override {
     if (decoding_) return *decoding_;
     std::lock_guard lock(NetcdfMutex());
-    CfDecoding d;
-    auto first = [&](const char* name) {
-      std::vector<double> v = NumberAttribute(name);
-      return v.size() == 1 ? std::optional<double>(v[0]) : std::nullopt;
-    };
-    d.scale_factor = first("scale_factor");
-    d.add_offset = first("add_offset");
-    d.fill_value = first("_FillValue");
-    d.missing_values = NumberAttribute("missing_value");
+    CfDecoding d = SourceDecoding([&](const char* name) { return NumberAttribute(name); });
     nc_type type = NC_NAT;
     size_t length = 0;
     if (nc_inq_att(ncid_, varid_, "_Unsigned", &type, &length) == NC_NOERR && type == NC_CHAR) {
