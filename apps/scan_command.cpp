@@ -25,6 +25,7 @@ constexpr const char* kScanExamples = R"(Examples:
   find /mirror -name '*.nc' | kerchunk scan --files-from - -o all.json -j 8
   kerchunk scan /mirror/era5 --rewrite /mirror=s3://bucket -o era5.json --templates
   kerchunk scan /mirror/era5 --shard $K/16 --concat-dim time -o part-$(printf %02d $K).json
+  kerchunk scan 'daily/*.nc' -o daily.json --checksum   # verify --files sees rewritten files
 
 Inputs are files, folders (searched recursively for files that start like HDF5 or NetCDF-3)
 and quoted patterns; the list is sorted and de-duplicated. Shards are numbered from 0; merge
@@ -195,6 +196,8 @@ std::function<int()> SetUpScan(CLI::App& app) {
   app.add_option("--on-error", state->on_error,
                  "A file that cannot be read: fail (default), or skip it with a warning")
       ->check(CLI::IsMember({"fail", "skip"}));
+  app.add_flag("--checksum", o.checksum,
+               "Record a hash of each file's metadata bytes, which verify --files compares");
   app.add_flag("-q,--quiet", o.quiet, "No progress bar, warnings or text summary");
   app.add_option("--format", state->format,
                  "Summary format: text (stderr) or json (stdout; stderr with -o -)")

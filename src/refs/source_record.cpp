@@ -46,6 +46,18 @@ Status ReadObject(std::istream& in, std::string& text) {
   return OkStatus();
 }
 
+// "metadata_xxh3" is 16 hex digits: a JSON number would lose bits above 2^53 in readers that
+// take numbers as doubles (Python's json does not, JavaScript's does).
+Result<uint64_t> ParseHash(const json::Value& hash) {
+  const std::string* text = hash.is_string() ? &hash.as_string() : nullptr;
+  if (!text || text->size() != 16 ||
+      text->find_first_not_of("0123456789abcdef") != std::string::npos) {
+    return InvalidArgumentError("\"metadata_xxh3\" must be 16 lowercase hex digits, got {}",
+                                hash.Dump());
+  }
+  return std::stoull(*text, nullptr, 16);
+}
+
 Result<std::vector<SourceFileRecord>> ParseRecord(std::string_view text) {
   KERCHUNK_ASSIGN_OR_RETURN(json::Value record, json::Value::Parse(text));
   const json::Value* files = record.Find("files");
@@ -60,7 +72,11 @@ Result<std::vector<SourceFileRecord>> ParseRecord(std::string_view text) {
         !mtime->is_number()) {
       return InvalidArgumentError("expected {{\"url\", \"size\", \"mtime_ns\"}}, got {}", f.Dump());
     }
-    out.push_back({url->as_string(), size->as_uint(), mtime->as_int()});
+    SourceFileRecord r{url->as_string(), size->as_uint(), mtime->as_int(), std::nullopt};
+    if (const json::Value* hash = f.Find("metadata_xxh3")) {
+      KERCHUNK_ASSIGN_OR_RETURN(r.metadata_xxh3, ParseHash(*hash));
+    }
+    out.push_back(std::move(r));
   }
   return out;
 }
@@ -83,7 +99,10 @@ std::string SourceRecordMember(const std::vector<SourceFileRecord>& files) {
     if (i) out += ",\n";
     out += "{\"url\":";
     json::AppendString(out, files[i].url);
-    out += fmt::format(",\"size\":{},\"mtime_ns\":{}}}", files[i].size, files[i].mtime_ns);
+    out += fmt::format(",\"size\":{},\"mtime_ns\":{}", files[i].size, files[i].mtime_ns);
+    if (files[i].metadata_xxh3)
+      out += fmt::format(",\"metadata_xxh3\":\"{:016x}\"", *files[i].metadata_xxh3);
+    out += '}';
   }
   return out + "]}";
 }

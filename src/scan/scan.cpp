@@ -6,6 +6,7 @@
 #include <sstream>
 #include <unordered_map>
 
+#include "kerchunk/refs/source_checksum.h"
 #include "kerchunk/util/file_io.h"
 #include "kerchunk/util/parallel.h"
 #include "kerchunk/util/progress.h"
@@ -224,9 +225,16 @@ Result<RunSummary> RunScan(const ScanOptions& options, const CommandStreams& str
     Result<SourceFileRecord> record = RecordSourceFile(file.url, file.path);
     if (record.ok()) sources.push_back(*std::move(record));
   }
-  KERCHUNK_RETURN_IF_ERROR(internal::FinishRun(
-      refs, options.output, WriteOptions{options.combine.templates}, start, options.summary_format,
-      options.quiet, streams, summary, internal::SourcesOf(refs, sources)));
+  sources = internal::SourcesOf(refs, sources);
+  if (options.checksum) {
+    std::unordered_map<std::string, std::string> path_of;
+    for (const NamedFile& file : named) path_of.emplace(file.url, file.path);
+    KERCHUNK_RETURN_IF_ERROR(AddChecksums(
+        refs, [&](const std::string& url) { return path_of.at(url); }, options.threads, sources));
+  }
+  KERCHUNK_RETURN_IF_ERROR(
+      internal::FinishRun(refs, options.output, WriteOptions{options.combine.templates}, start,
+                          options.summary_format, options.quiet, streams, summary, sources));
   return summary;
 }
 

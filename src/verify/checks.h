@@ -42,8 +42,9 @@ void CheckFiles(const ReferenceSet& refs, const Catalog& catalog, const Resolved
                 Report& report);
 
 /// Every file of the scan's record that the index references and that has a local path still
-/// has the recorded size and modification time (source_identity.cpp).
-void CheckSourceIdentity(const std::vector<SourceFileRecord>& records, const UrlTable& urls,
-                         const ResolvedFiles& files, Report& report);
+/// has the recorded size and modification time, and the recorded metadata checksum when there
+/// is one (source_identity.cpp).
+void CheckSourceIdentity(const std::vector<SourceFileRecord>& records, const ReferenceSet& refs,
+                         const ResolvedFiles& files, unsigned threads, Report& report);
 
 }  // namespace kerchunk::verify::internal

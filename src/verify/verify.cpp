@@ -127,7 +127,7 @@ Result<Report> VerifyReferences(const ReferenceSet& refs, const VerifyOptions& o
   KERCHUNK_ASSIGN_OR_RETURN(bool check_files, ShouldCheckFiles(options, files, report));
   if (check_files) {
     internal::CheckFiles(refs, catalog, files, report);
-    if (sources) internal::CheckSourceIdentity(*sources, refs.urls, files, report);
+    if (sources) internal::CheckSourceIdentity(*sources, refs, files, context.threads, report);
   }
   if (options.deep || options.source) {
     internal::ChunkCheckOptions chunk_options;

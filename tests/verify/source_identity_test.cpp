@@ -1,11 +1,15 @@
 // Source identity: `kerchunk scan` records each referenced file's size and modification time
 // in the top-level "kerchunk_sources" member (first in the document), `kerchunk combine` keeps
 // the parts' records, and `verify --files` reports a file rewritten after the scan (exit 1).
+// With `scan --checksum` the record also holds a hash of each file's unreferenced (metadata)
+// bytes, which catches a rewrite that kept size and modification time.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <filesystem>
 
+#include "kerchunk/json/kerchunk_json.h"
+#include "kerchunk/refs/digest.h"
 #include "kerchunk/refs/source_record.h"
 #include "kerchunk/util/file_io.h"
 #include "support/packed_fixtures.h"
@@ -16,6 +20,7 @@ namespace {
 
 namespace fs = std::filesystem;
 using ::testing::HasSubstr;
+using ::testing::Not;
 
 class SourceIdentityTest : public ::testing::Test {
  protected:
@@ -114,6 +119,135 @@ TEST_F(SourceIdentityTest, CombineKeepsTheRecordsOfItsParts) {
   auto full_record = ReadSourceRecord(Scan("full.json"));
   ASSERT_TRUE(merged_record.ok() && full_record.ok());
   EXPECT_EQ(*merged_record, *full_record);
+}
+
+// The checksum by its definition, written out independently of source_checksum.cpp: a byte
+// mask of every referenced range, the unmasked bytes concatenated in file order, XXH3-64.
+uint64_t UnreferencedBytesHash(const std::string& refs_path, const std::string& url,
+                               const std::string& file) {
+  auto refs = ReadKerchunkFile(refs_path);
+  auto bytes = ReadFileToString(file);
+  EXPECT_TRUE(refs.ok() && bytes.ok());
+  std::vector<bool> referenced(bytes->size(), false);
+  auto mark = [&](uint64_t offset, uint64_t length) {
+    for (uint64_t b = offset; b < offset + length && b < bytes->size(); ++b) referenced[b] = true;
+  };
+  const uint32_t id = *refs->urls.Find(url);
+  for (const ArrayRefs& array : refs->arrays) {
+    for (size_t i = 0; i < array.size(); ++i) {
+      if (array.urls()[i] == id) mark(array.offsets()[i], array.lengths()[i]);
+    }
+  }
+  for (const Entry& e : refs->entries) {
+    if (e.value.kind == EntryValue::Kind::kRange && e.value.url == id) {
+      mark(e.value.offset, e.value.length);
+    }
+  }
+  std::string rest;
+  for (size_t b = 0; b < bytes->size(); ++b) {
+    if (!referenced[b]) rest.push_back((*bytes)[b]);
+  }
+  EXPECT_LT(rest.size(), bytes->size());  // the file has references, so this is a real test
+  return Xxh3(rest);
+}
+
+TEST_F(SourceIdentityTest, ChecksumIsTheHashOfTheUnreferencedBytes) {
+  const std::string refs = Scan("refs.json", " --checksum");
+  auto record = ReadSourceRecord(refs);
+  ASSERT_TRUE(record.ok() && record->has_value()) << record.status().message();
+  ASSERT_EQ((*record)->size(), paths_.size());
+  for (size_t i = 0; i < paths_.size(); ++i) {
+    ASSERT_TRUE((**record)[i].metadata_xxh3.has_value());
+    EXPECT_EQ(*(**record)[i].metadata_xxh3, UnreferencedBytesHash(refs, paths_[i], paths_[i]));
+  }
+  auto text = ReadFileToString(refs);
+  EXPECT_THAT(
+      *text, HasSubstr(fmt::format("\"metadata_xxh3\":\"{:016x}\"", *(**record)[0].metadata_xxh3)));
+  EXPECT_EQ(RunVerify(ShellQuote(refs) + " --files").exit_code, 0);
+  // Without the option no checksum is recorded.
+  auto plain = ReadSourceRecord(Scan("plain.json"));
+  EXPECT_FALSE((**plain)[0].metadata_xxh3.has_value());
+}
+
+// A file regenerated in place with other attributes, whose copy kept size and modification
+// time: only the checksum tells.
+TEST_F(SourceIdentityTest, ChecksumCatchesARewriteThatKeptSizeAndTime) {
+  const std::string refs = Scan("refs.json", " --checksum");
+  const std::string packed = dir_ / "refs.packed.json";
+  ASSERT_EQ(RunKerchunk("pack", ShellQuote(refs) + " -o " + ShellQuote(packed)).exit_code, 0);
+  const std::string plain = Scan("plain.json");
+  std::vector<fs::file_time_type> times;
+  for (const auto& p : paths_) times.push_back(fs::last_write_time(p));
+  PackedSeriesSpec spec;
+  spec.add_offset = {240.0};
+  ASSERT_TRUE(WritePackedSeries(dir_.path(), spec).ok());
+  for (size_t i = 0; i < paths_.size(); ++i) fs::last_write_time(paths_[i], times[i]);
+  auto record = ReadSourceRecord(refs);
+  ASSERT_TRUE(record.ok() && record->has_value());
+  ASSERT_EQ(RecordSourceFile(paths_[1], paths_[1])->size, (**record)[1].size);
+
+  CommandResult r = RunVerify(ShellQuote(refs) + " --files");
+  EXPECT_EQ(r.exit_code, 1) << r.out;
+  EXPECT_THAT(r.out, HasSubstr(fmt::format(
+                         "files: {}: changed since the scan: the bytes outside the referenced "
+                         "ranges (the file's metadata) hash to {:016x}, the scan recorded "
+                         "{:016x}, although size and modification time are the same",
+                         paths_[1], UnreferencedBytesHash(refs, paths_[1], paths_[1]),
+                         *(**record)[1].metadata_xxh3)));
+  EXPECT_EQ(RunVerify(ShellQuote(packed) + " --files").exit_code, 1);
+  // Size and time alone cannot tell.
+  EXPECT_EQ(RunVerify(ShellQuote(plain) + " --files").exit_code, 0);
+}
+
+// Files scanned one by one with --checksum: the combined index references fewer bytes of each
+// file (the time coordinate, a byte range in each part, is stored inline), so combine recomputes
+// the checksums, which then equal those of one scan of every file; a file changed since its part
+// was scanned keeps the part's record, with a warning, and verify reports it.
+TEST_F(SourceIdentityTest, CombineRecomputesChecksumsOfUnchangedFiles) {
+  std::vector<std::string> parts;
+  for (size_t k = 0; k < paths_.size(); ++k) {
+    parts.push_back(dir_ / fmt::format("part-{}.json", k));
+    CommandResult scan = RunKerchunk(
+        "scan", "-q --checksum " + ShellQuote(paths_[k]) + " -o " + ShellQuote(parts.back()));
+    ASSERT_EQ(scan.exit_code, 0) << scan.err;
+  }
+  std::string quoted;
+  for (const auto& p : parts) quoted += " " + ShellQuote(p);
+  const std::string merged = dir_ / "merged.json";
+  CommandResult r = RunKerchunk("combine", quoted + " -o " + ShellQuote(merged));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.err, Not(HasSubstr("checksum")));
+  auto merged_record = ReadSourceRecord(merged);
+  auto full_record = ReadSourceRecord(Scan("full.json", " --checksum"));
+  ASSERT_TRUE(merged_record.ok() && full_record.ok());
+  EXPECT_EQ(*merged_record, *full_record);
+
+  const auto time = fs::last_write_time(paths_[0]);
+  PackedSeriesSpec spec;
+  spec.add_offset = {240.0};
+  ASSERT_TRUE(WritePackedSeries(dir_.path(), spec).ok());
+  fs::last_write_time(paths_[0], time);
+  const std::string stale = dir_ / "stale.json";
+  r = RunKerchunk("combine", quoted + " -o " + ShellQuote(stale));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.err, HasSubstr(paths_[0] + ": changed since " + parts[0] +
+                               " was scanned (its metadata checksum differs)"));
+  auto stale_record = ReadSourceRecord(stale);
+  EXPECT_EQ((**stale_record)[0], (**ReadSourceRecord(parts[0]))[0]);
+  CommandResult v = RunVerify(ShellQuote(stale) + " --files");
+  EXPECT_EQ(v.exit_code, 1) << v.out;
+  EXPECT_THAT(v.out, HasSubstr("files: " + paths_[0] + ": changed since the scan"));
+}
+
+TEST_F(SourceIdentityTest, MalformedChecksumIsADocumentProblem) {
+  const std::string refs = dir_ / "bad.json";
+  ASSERT_TRUE(WriteFileAtomically(refs, R"({"kerchunk_sources":{"files":[{"url":"x","size":1,)"
+                                        R"("mtime_ns":2,"metadata_xxh3":12}]},)"
+                                        R"("version":1,"refs":{".zgroup":"{\"zarr_format\":2}"}})")
+                  .ok());
+  CommandResult r = RunVerify(ShellQuote(refs));
+  EXPECT_EQ(r.exit_code, 1) << r.out;
+  EXPECT_THAT(r.out, HasSubstr("\"metadata_xxh3\" must be 16 lowercase hex digits, got 12"));
 }
 
 TEST_F(SourceIdentityTest, MalformedRecordIsADocumentProblem) {

@@ -5,6 +5,10 @@
 // In Kerchunk JSON the record is the top-level member "kerchunk_sources", written first:
 //   {"kerchunk_sources":{"files":[{"url":"/data/day1.nc","size":11297,"mtime_ns":...}, ...]},
 //    "version":1,"refs":{...}}
+// With `kerchunk scan --checksum` each file also carries "metadata_xxh3": the XXH3-64 (hex) of
+// the bytes of the file that no reference of the index points at — its metadata (superblock,
+// headers, chunk indexes, attributes, a NetCDF-3 header) and whatever the index leaves out —
+// which a rewrite that kept size and modification time changes too (source_checksum.h).
 // fsspec's ReferenceFileSystem reads only "version", "templates", "gen" and "refs", so
 // Kerchunk readers ignore it; written first, a reader finds it without parsing the references.
 #pragma once
@@ -25,6 +29,8 @@ struct SourceFileRecord {
   std::string url;
   uint64_t size = 0;
   int64_t mtime_ns = 0;  ///< modification time, nanoseconds since the Unix epoch
+  /// XXH3-64 of the bytes no reference points at (scan --checksum), see source_checksum.h.
+  std::optional<uint64_t> metadata_xxh3;
   bool operator==(const SourceFileRecord&) const = default;
 };
 

@@ -64,6 +64,9 @@ struct ScanOptions {
   unsigned threads = 0;  ///< files scanned at once; 0: hardware threads
   bool quiet = false;    ///< no progress bar, warnings or text summary
   SummaryFormat summary_format = SummaryFormat::kText;
+  /// Record each file's metadata checksum too (refs/source_checksum.h), not only its size and
+  /// modification time.
+  bool checksum = false;
 };
 
 /// Scans and writes options.output. One file gives its references as they are; several files
