@@ -38,8 +38,29 @@ std::string CfDecoding::Describe() const {
   if (fill_value) parts.push_back("_FillValue " + Shown(*fill_value));
   for (double m : missing_values) parts.push_back("missing_value " + Shown(m));
   if (is_unsigned) parts.push_back("_Unsigned true");
+  // Units change what a reader shows only for times (numbers become dates); other units are
+  // named by the units mismatch message.
+  if (Time()) {
+    parts.push_back(fmt::format("units \"{}\"", units));
+    if (!calendar.empty()) parts.push_back(fmt::format("calendar \"{}\"", calendar));
+  }
   if (parts.empty()) return "no CF attributes";
   return fmt::format("{}", fmt::join(parts, ", "));
+}
+
+std::optional<CfTimeUnits> CfDecoding::Time() const {
+  if (units.find(" since ") == std::string::npos) return std::nullopt;
+  Result<CfCalendar> parsed_calendar = ParseCfCalendar(calendar);
+  if (!parsed_calendar.ok()) return std::nullopt;
+  Result<CfTimeUnits> time = ParseCfTimeUnits(units, *parsed_calendar);
+  if (!time.ok()) return std::nullopt;
+  return *time;
+}
+
+void InheritTimeAttributes(const CfDecoding& coordinate, CfDecoding& bounds) {
+  if (!bounds.units.empty()) return;
+  bounds.units = coordinate.units;
+  if (bounds.calendar.empty()) bounds.calendar = coordinate.calendar;
 }
 
 CfDecoding IndexDecoding(const json::Value& attrs, const ZarrArrayMeta& meta) {
@@ -57,12 +78,18 @@ CfDecoding IndexDecoding(const json::Value& attrs, const ZarrArrayMeta& meta) {
       d.missing_values.push_back(*n);
     }
   }
-  const json::Value* u = find("_Unsigned");
-  d.is_unsigned = u && u->is_string() && u->as_string() == "true";
+  auto text = [&](std::string_view name) {
+    const json::Value* v = find(name);
+    return v && v->is_string() ? v->as_string() : std::string();
+  };
+  d.is_unsigned = text("_Unsigned") == "true";
+  d.units = text("units");
+  d.calendar = text("calendar");
   return d;
 }
 
-CfDecoding SourceDecoding(const std::function<std::vector<double>(const char*)>& numbers) {
+CfDecoding SourceDecoding(const std::function<std::vector<double>(const char*)>& numbers,
+                          const std::function<std::string(const char*)>& text) {
   auto single = [&](const char* name) {
     std::vector<double> v = numbers(name);
     return v.size() == 1 ? std::optional<double>(v[0]) : std::nullopt;
@@ -72,6 +99,9 @@ CfDecoding SourceDecoding(const std::function<std::vector<double>(const char*)>&
   d.add_offset = single("add_offset");
   d.fill_value = single("_FillValue");
   d.missing_values = numbers("missing_value");
+  d.is_unsigned = text("_Unsigned") == "true";
+  d.units = text("units");
+  d.calendar = text("calendar");
   return d;
 }
 

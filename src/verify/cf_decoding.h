@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "kerchunk/combine/cf_time.h"
 #include "kerchunk/json/json_value.h"
 #include "kerchunk/refs/zarr_metadata.h"
 
@@ -24,24 +25,37 @@ struct CfDecoding {
   std::optional<double> fill_value;
   std::vector<double> missing_values;
   bool is_unsigned = false;  ///< _Unsigned = "true" on a signed integer variable
+  /// The units and calendar attributes (text; empty when absent). With units "<unit> since
+  /// <date>" a reader decodes the numbers to dates (Time()).
+  std::string units;
+  std::string calendar;
 
   /// The value a reader sees for stored number `x` (already read in the variable's dtype, or
   /// reinterpreted as unsigned by the caller); nullopt when masked.
   std::optional<double> Decode(double x) const;
-  /// "scale_factor 0.01, add_offset 250.0, _FillValue -32767" (only what is set), or "no CF
-  /// attributes".
+  /// The CF time units and calendar when `units` are "<unit> since <date>" in a calendar this
+  /// toolkit knows; nullopt otherwise (not a time, or "months since", "none" calendar, ...).
+  std::optional<CfTimeUnits> Time() const;
+  /// "scale_factor 0.01, add_offset 250.0, _FillValue -32767" (only what is set, and units and
+  /// calendar for times), or "no CF attributes".
   std::string Describe() const;
   bool operator==(const CfDecoding&) const = default;
 };
+
+/// CF lets a bounds variable ("time_bnds", named by its coordinate's `bounds` attribute) leave
+/// out units and calendar, which it then shares with its coordinate; xarray copies them over
+/// before decoding. Sets `bounds`'s missing units and calendar from `coordinate`'s.
+void InheritTimeAttributes(const CfDecoding& coordinate, CfDecoding& bounds);
 
 /// The index's decoding of an array from its .zattrs document (`attrs`, an object or null) and
 /// .zarray. Attributes that are not numbers (or lists of numbers, for missing_value) are
 /// ignored, as readers ignore them.
 CfDecoding IndexDecoding(const json::Value& attrs, const ZarrArrayMeta& meta);
 
-/// A source file's decoding from its numeric attributes: `numbers(name)` gives an attribute's
-/// values (empty when absent or not numeric); scale_factor, add_offset and _FillValue count
-/// only when they hold exactly one value. The caller sets is_unsigned (a text attribute).
-CfDecoding SourceDecoding(const std::function<std::vector<double>(const char*)>& numbers);
+/// A source file's decoding from its attributes: `numbers(name)` gives an attribute's values
+/// (empty when absent or not numeric), `text(name)` a text attribute (empty when absent or not
+/// text); scale_factor, add_offset and _FillValue count only when they hold exactly one value.
+CfDecoding SourceDecoding(const std::function<std::vector<double>(const char*)>& numbers,
+                          const std::function<std::string(const char*)>& text);
 
 }  // namespace kerchunk::verify::internal

@@ -54,6 +54,9 @@ class ChunkChecker {
  private:
   void CheckChunk(const ArrayPlan& plan, size_t i, std::string& stored, std::string& decoded,
                   ItemResult& result);
+  // An inline chunk of an array several files fill: each file's elements against the file.
+  void CompareInlineChunk(const ArrayPlan& plan, size_t i, const std::string& decoded,
+                          CaseLog& log);
   // The stored bytes of reference i (inline data, a whole file or a range), without the
   // fletcher32 checksum, which is verified here. False when the chunk is not checked.
   bool StoredBytes(const ArrayPlan& plan, size_t i, const FileGeometry* geometry,
@@ -160,7 +163,9 @@ void ChunkChecker::CheckChunk(const ArrayPlan& plan, size_t i, std::string& stor
     decoded = *std::move(d);
   }
   if (!options_.source) return;
-  if (!url || !geometry) {
+  if (!url && !plan.inline_files.empty() && !pipeline.is_object()) {
+    CompareInlineChunk(plan, i, decoded, result.source);
+  } else if (!url || !geometry) {
     result.source.Skip(1, "inline chunk of an array whose original file is not known");
   } else if (!geometry->error.ok()) {
     result.source.Skip(1, geometry->error.code() == StatusCode::kUnsupported
@@ -169,8 +174,22 @@ void ChunkChecker::CheckChunk(const ArrayPlan& plan, size_t i, std::string& stor
   } else if (info.meta->order != 'C') {
     result.source.Skip(1, "arrays in Fortran order are not compared");
   } else {
-    CompareWithSource(refs_, info, i, *geometry, *url, decoded,
+    CompareWithSource(refs_, info, plan.index, i, *geometry, *url, decoded,
                       pipeline.is_object() ? &strings.values : nullptr, sources_, result.source);
+  }
+}
+
+void ChunkChecker::CompareInlineChunk(const ArrayPlan& plan, size_t i, const std::string& decoded,
+                                      CaseLog& log) {
+  bool compared = false;
+  for (const auto& [url, geometry] : plan.inline_files) {
+    compared |=
+        CompareInlinePart(refs_, *plan.info, plan.index, i, geometry, url, decoded, sources_, log);
+  }
+  if (compared) {
+    log.Examined();
+  } else {
+    log.Skip(1, "inline chunk of elements no file's place is known for");
   }
 }
 

@@ -24,6 +24,11 @@ struct ArrayPlan {
   bool decodable = false;                  ///< valid metadata and supported codecs
   std::map<uint32_t, FileGeometry> files;  ///< by URL id
   std::optional<uint32_t> inline_url;      ///< original file of inline chunks, when known
+  /// With --source, for an array held inline whose elements come from several files (a
+  /// concatenated coordinate or its bounds): each file's place in it, by URL id, taken from the
+  /// places the other arrays of the same dimension give the file.
+  std::map<uint32_t, FileGeometry> inline_files;
+  IndexView index;  ///< with --source
 };
 
 /// Plans `arrays` (each with chunk columns). With `source`, problems that concern a whole

@@ -25,6 +25,15 @@ struct FileGeometry {
   std::vector<uint64_t> file_shape;
 };
 
+/// What the index says about decoding an array, worked out once per array for --source: its CF
+/// decoding (.zattrs, with units and calendar of the coordinate whose bounds it is), and that
+/// coordinate's path, whose units the array shares in the original files too.
+struct IndexView {
+  CfDecoding decoding;
+  std::string bounds_of;  ///< path of the coordinate naming this array in `bounds`, or empty
+};
+IndexView IndexViewOf(const ReferenceSet& refs, const ArrayInfo& info);
+
 /// The references of one array into one URL, summarised for FileGeometry.
 struct UrlGroup {
   uint32_t url = 0;
@@ -45,9 +54,19 @@ FileGeometry DescribeFile(const ArrayInfo& info, const UrlGroup& group, bool onl
 
 /// Compares reference `i` of the array (already decoded to `decoded`, or `strings` for object
 /// dtypes) with the library; problems go to `log`.
-void CompareWithSource(const ReferenceSet& refs, const ArrayInfo& info, size_t i,
-                       const FileGeometry& geometry, uint32_t url, const std::string& decoded,
+void CompareWithSource(const ReferenceSet& refs, const ArrayInfo& info, const IndexView& view,
+                       size_t i, const FileGeometry& geometry, uint32_t url,
+                       const std::string& decoded,
                        const std::vector<std::optional<std::string>>* strings, SourceFiles& sources,
                        CaseLog& log);
+
+/// For an inline chunk of an array that several files fill (a concatenated coordinate, which
+/// combine stores inline, its values possibly converted to the first file's time units):
+/// compares the chunk's elements that came from the file of `url` (placed by `geometry`) with
+/// the file, as CompareWithSource does. Numeric dtypes only. False when the chunk holds no
+/// element of that file.
+bool CompareInlinePart(const ReferenceSet& refs, const ArrayInfo& info, const IndexView& view,
+                       size_t i, const FileGeometry& geometry, uint32_t url,
+                       const std::string& decoded, SourceFiles& sources, CaseLog& log);
 
 }  // namespace kerchunk::verify::internal

@@ -134,9 +134,8 @@ class Hdf5Dataset final : public SourceDataset {
 
   Result<CfDecoding> Decoding() override {
     if (!decoding_) {
-      CfDecoding d = SourceDecoding([&](const char* name) { return NumberAttribute(name); });
-      d.is_unsigned = TextAttribute("_Unsigned") == "true";
-      decoding_ = d;
+      decoding_ = SourceDecoding([&](const char* name) { return NumberAttribute(name); },
+                                 [&](const char* name) { return TextAttribute(name); });
     }
     return *decoding_;
   }

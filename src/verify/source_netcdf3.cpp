@@ -94,17 +94,9 @@ class Netcdf3Variable final : public SourceDataset {
   Result<CfDecoding> Decoding() override {
     if (decoding_) return *decoding_;
     std::lock_guard lock(NetcdfMutex());
-    CfDecoding d = SourceDecoding([&](const char* name) { return NumberAttribute(name); });
-    nc_type type = NC_NAT;
-    size_t length = 0;
-    if (nc_inq_att(ncid_, varid_, "_Unsigned", &type, &length) == NC_NOERR && type == NC_CHAR) {
-      std::string text(length, '\0');
-      if (nc_get_att_text(ncid_, varid_, "_Unsigned", text.data()) == NC_NOERR) {
-        d.is_unsigned = text.c_str() == std::string_view("true");
-      }
-    }
-    decoding_ = d;
-    return d;
+    decoding_ = SourceDecoding([&](const char* name) { return NumberAttribute(name); },
+                               [&](const char* name) { return TextAttribute(name); });
+    return *decoding_;
   }
 
   Result<std::vector<std::optional<std::string>>> ReadStrings(std::span<const uint64_t>,
@@ -124,6 +116,17 @@ class Netcdf3Variable final : public SourceDataset {
     std::vector<double> values(length);
     if (nc_get_att_double(ncid_, varid_, name, values.data()) != NC_NOERR) return {};
     return values;
+  }
+
+  // A text attribute (up to its first NUL, as netCDF readers show it); empty when absent or
+  // not text. Needs NetcdfMutex.
+  std::string TextAttribute(const char* name) {
+    nc_type type = NC_NAT;
+    size_t length = 0;
+    if (nc_inq_att(ncid_, varid_, name, &type, &length) != NC_NOERR || type != NC_CHAR) return {};
+    std::string text(length, '\0');
+    if (nc_get_att_text(ncid_, varid_, name, text.data()) != NC_NOERR) return {};
+    return text.c_str();
   }
 
   int ncid_;

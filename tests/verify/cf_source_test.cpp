@@ -2,10 +2,13 @@
 // scale_factor/add_offset/_FillValue than the file's own (written by
 // `scan --on-attribute-conflict first` over per-file packing) fails with exit status 1 and names
 // the chunk, the element, both decoded values and both sets of attributes; good indexes pass.
+// Times are compared as dates: the time coordinate and its bounds, which combine converts to the
+// first file's units and stores inline, are compared with each file's own values and units.
 // Series generated with netCDF-C (support/packed_fixtures.h).
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "kerchunk/util/file_io.h"
 #include "support/packed_fixtures.h"
 #include "verify/verify_testing.h"
 
@@ -29,6 +32,19 @@ class CfSourceTest : public ::testing::Test {
     return RunVerify(ShellQuote(refs) + " --source -j 1");
   }
 
+  // Scans `spec`, replaces `from` by `to` in the index text (once; it must occur), and verifies.
+  CommandResult ScanEditAndVerify(const PackedSeriesSpec& spec, const std::string& from,
+                                  const std::string& to) {
+    EXPECT_EQ(ScanAndVerify(spec).exit_code, 0);
+    const std::string refs = dir_ / "refs.json";
+    std::string text = *ReadFileToString(refs);
+    const size_t at = text.find(from);
+    EXPECT_NE(at, std::string::npos) << from;
+    if (at != std::string::npos) text.replace(at, from.size(), to);
+    EXPECT_TRUE(WriteFileAtomically(refs, text).ok());
+    return RunVerify(ShellQuote(refs) + " --source -j 1");
+  }
+
   TempDir dir_;
   std::vector<std::string> paths_;
 };
@@ -39,10 +55,59 @@ TEST_F(CfSourceTest, AgreeingAttributesPass) {
     spec.prefix = netcdf4 ? "nc4" : "nc3";
     spec.netcdf4 = netcdf4;
     spec.per_file_units = spec.bounds = true;
-    CommandResult r = ScanAndVerify(spec);
-    EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
-    EXPECT_THAT(r.out, HasSubstr("\nOK"));
+    for (bool bounds_units : {false, true}) {
+      spec.bounds_units = bounds_units;
+      CommandResult r = ScanAndVerify(spec);
+      EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+      EXPECT_THAT(r.out, HasSubstr("\nOK"));
+      // The inline time and time_bnds chunks (converted to the first file's units) were
+      // compared with the files too: nothing is left unchecked.
+      EXPECT_THAT(r.out, HasSubstr("  source    ok             10 chunks\n")) << r.out;
+    }
   }
+}
+
+// Each file counts time in days since its own first day; the index counts in the first file's
+// units. An index that names other units shifts every date a reader sees, although the stored
+// numbers are the converted ones; time_bnds, without units of its own, shares time's (its
+// element (0, 0), 0 in either unit, is the same date).
+TEST_F(CfSourceTest, TimeCoordinateInOtherUnitsFails) {
+  PackedSeriesSpec spec;
+  spec.per_file_units = spec.bounds = true;
+  CommandResult r = ScanEditAndVerify(spec, R"(\"units\":\"days since 2000-01-01\")",
+                                      R"(\"units\":\"hours since 2000-01-01\")");
+  EXPECT_EQ(r.exit_code, 1) << r.out;
+  EXPECT_THAT(r.out, HasSubstr("source: time/0: element (0) reads as 0.5 hours since 2000-01-01 "
+                               "through the index's attributes (units \"hours since 2000-01-01\", "
+                               "calendar \"standard\") but as 0.5 days since 2000-01-01 through "
+                               "those of HDF5 dataset /time in " +
+                               paths_[0]));
+  EXPECT_THAT(r.out, HasSubstr("source: time/0: element (2) reads as 2.5 hours since 2000-01-01 "
+                               "through the index's attributes (units \"hours since 2000-01-01\", "
+                               "calendar \"standard\") but as 0.5 days since 2000-01-03 through "
+                               "those of HDF5 dataset /time in " +
+                               paths_[1]));
+  EXPECT_THAT(r.out, HasSubstr("source: time_bnds/0.0: element (0, 1) reads as 1.0 hours since "
+                               "2000-01-01 through the index's attributes"));
+}
+
+TEST_F(CfSourceTest, OtherCalendarFails) {
+  PackedSeriesSpec spec;
+  spec.bounds = true;
+  CommandResult r =
+      ScanEditAndVerify(spec, R"(\"calendar\":\"standard\")", R"(\"calendar\":\"noleap\")");
+  EXPECT_EQ(r.exit_code, 1) << r.out;
+  EXPECT_THAT(r.out, HasSubstr("source: time/0: a reader sees other values: calendar \"noleap\" in "
+                               "the index but \"standard\" of HDF5 dataset /time in "));
+}
+
+TEST_F(CfSourceTest, OtherUnitsOfAVariableFail) {
+  PackedSeriesSpec spec;
+  CommandResult r = ScanEditAndVerify(spec, R"(\"units\":\"K\")", R"(\"units\":\"degC\")");
+  EXPECT_EQ(r.exit_code, 1) << r.out;
+  EXPECT_THAT(r.out, HasSubstr("source: t2m/0.0.0: a reader sees other values: units \"degC\" in "
+                               "the index but \"K\" of HDF5 dataset /t2m in " +
+                               paths_[0]));
 }
 
 TEST_F(CfSourceTest, FirstFilesScaleFactorFailsOnTheOtherFiles) {
