@@ -95,6 +95,15 @@ FileGeometry DescribeFile(const ArrayInfo& info, const UrlGroup& group, bool onl
       return DataLossError("{} has rank {}, the zarr array {}", ds.Describe(), g.file_shape.size(),
                            info.grid->rank());
     }
+    // An array held inline whose shape is not the dataset's holds other files' elements too
+    // (MultiZarrToZarr inlines small chunks of every file, and the index may then name only the
+    // first file): which elements are this file's is not known.
+    if (group.count == 0 && g.file_shape != info.grid->shape()) {
+      return UnsupportedError(
+          "inline chunks of an array larger than {} in the only file the index names (shape "
+          "{}): the other files' elements cannot be placed",
+          ds.Describe(), fmt::format("({})", fmt::join(g.file_shape, ", ")));
+    }
     KERCHUNK_RETURN_IF_ERROR(FindOrigin(info, group, ds, g));
     // A chunk the file has and the index lacks reads as the fill value: data silently lost.
     KERCHUNK_ASSIGN_OR_RETURN(std::optional<uint64_t> allocated, ds.CountChunks());
