@@ -36,7 +36,8 @@ void ScanAndReadBack(const std::vector<std::string>& files, const std::string& c
   std::string quoted_files;
   for (const auto& f : files) quoted_files += " " + ShellQuote(f);
   std::string options = " -q " + scan_options;
-  if (!concat_dim.empty()) options += " --concat-dim " + concat_dim;
+  // Series carry the source record with checksums: readers must open them unchanged.
+  if (!concat_dim.empty()) options += " --concat-dim " + concat_dim + " --checksum";
   auto scan = testing::RunKerchunk("scan" + quoted_files + options + " -o " + ShellQuote(refs));
   ASSERT_EQ(scan.exit_code, 0) << scan.err;
   std::string command = "/usr/bin/python3 " + ShellQuote(KERCHUNK_READ_BACK_PY) + " " +
