@@ -8,12 +8,15 @@
 #include <string_view>
 #include <vector>
 
+#include "inline_values.h"
 #include "kerchunk/refs/digest.h"
 
 namespace kerchunk::pack::internal {
 
 inline constexpr std::string_view kFormatName = "kerchunk-packed";
-inline constexpr uint64_t kFormatVersion = 1;
+/// The newest version this code reads and writes. A file without "inline" values is written as
+/// version 1, which older readers read (when it is not in the container, packed_container.h).
+inline constexpr uint64_t kFormatVersion = 2;
 
 /// How a chunk length is predicted before its residual is Rice-coded.
 enum class Predictor : uint8_t {
@@ -72,13 +75,21 @@ inline std::vector<uint64_t> SqueezedCounts(const std::vector<uint64_t>& counts)
   return out;
 }
 
-/// A packed file: the Kerchunk document of everything not generated, URLs and generators.
+/// A packed file: the Kerchunk document of everything not generated or inline, URLs, inline
+/// values and generators.
 struct PackedContents {
   ReferenceDigest checksum;
-  std::string kerchunk_json;  ///< the embedded Kerchunk v1 document (JSON text)
+  std::string kerchunk_json;  ///< the embedded Kerchunk v1 document (JSON text, decompressed)
   std::vector<std::string> urls;
+  std::vector<InlineColumns> inline_values;
   std::vector<GeneratorColumns> generators;
 };
+
+/// Appends the JSON object of one array's inline values (docs/packed-format.md).
+void AppendInline(std::string& out, const InlineColumns& c, bool readable);
+
+/// The embedded document as the file holds it: `"kerchunk":{...}`.
+std::string EmbeddedDocumentMember(std::string_view kerchunk_json);
 
 /// Writes the text of a packed file. Generators are written as they are added, each once, into
 /// the buffer that becomes the file; the head (format, checksum, embedded document, URLs), known
@@ -98,9 +109,11 @@ class PackedTextWriter {
   /// Takes back the last Add (once).
   void TakeBackLast();
 
-  /// The whole text; the writer is spent.
-  std::string Finish(const ReferenceDigest& checksum, std::string_view kerchunk_json,
-                     const std::vector<std::string>& urls);
+  /// The whole text; the writer is spent. `document` is the embedded document's member
+  /// (EmbeddedDocumentMember); `inline_text` the inline objects (AppendInline), joined by ",\n".
+  std::string Finish(const ReferenceDigest& checksum, std::string_view document,
+                     const std::vector<std::string>& urls, std::string_view inline_text,
+                     uint64_t version);
 
  private:
   bool readable_;

@@ -56,7 +56,7 @@ void ForEachInBox(const ChunkGrid& grid, const Ranges& ranges, Fn&& fn) {
   }
 }
 
-// The chunks of array `a` inside the box, verbatim and generated.
+// The chunks of array `a` inside the box: verbatim, inline and generated.
 Status CollectBox(const IndexState& s, size_t a, const Ranges& ranges, ChunkValues& out) {
   const ArrayRefs& array = s.base.arrays[a];
   const ChunkGrid& grid = array.grid();
@@ -64,6 +64,16 @@ Status CollectBox(const IndexState& s, size_t a, const Ranges& ranges, ChunkValu
   for (size_t r = 0; r < array.size(); ++r) {
     if (InBox(grid, ranges, array.chunk_index(r), coords)) {
       out.emplace_back(array.chunk_index(r), internal::VerbatimChunk(s.base, array, r));
+    }
+  }
+  if (const internal::InlineDecoder* values = s.inline_of[a]) {
+    const std::vector<uint64_t>& chunks = values->columns().chunks;
+    for (size_t p = 0; p < chunks.size(); ++p) {
+      if (!InBox(grid, ranges, chunks[p], coords)) continue;
+      ResolvedValue v;
+      v.kind = EntryValue::Kind::kBase64;
+      v.data = values->Value(p);
+      out.emplace_back(chunks[p], v);
     }
   }
   const auto& member = s.membership[a];

@@ -24,8 +24,18 @@ Result<std::unique_ptr<IndexState>> IndexState::Make(PackedContents contents) {
     state->generated += decoder->references();
     state->generators.push_back(std::move(*decoder));
   }
+  for (size_t i = 0; i < contents.inline_values.size(); ++i) {
+    InlineColumns& columns = contents.inline_values[i];
+    std::string name = fmt::format("inline values {} ({})", i, columns.variable);
+    auto decoder = InlineDecoder::Make(std::move(columns));
+    if (!decoder.ok()) return std::move(decoder).status().Annotate(name);
+    state->inlined += (*decoder)->size();
+    state->inline_values.push_back(std::move(*decoder));
+  }
   KERCHUNK_RETURN_IF_ERROR(state->IndexGenerators());
-  uint64_t keys = state->base.entries.size() + state->base.ChunkCount() + state->generated;
+  KERCHUNK_RETURN_IF_ERROR(state->IndexInlineValues());
+  uint64_t keys =
+      state->base.entries.size() + state->base.ChunkCount() + state->generated + state->inlined;
   if (keys != state->checksum.keys) {
     return DataLossError("the checksum counts {} keys, but the file holds {}", state->checksum.keys,
                          keys);
@@ -60,6 +70,44 @@ Status IndexState::IndexGenerators() {
         if (generators[g].IndexOf(v, a.chunk_index(r))) {
           return DataLossError("key \"{}{}\" is both in the document and in generator {}",
                                a.KeyPrefix(), a.grid().Key(a.chunk_index(r)), g);
+        }
+      }
+    }
+  }
+  return OkStatus();
+}
+
+Status IndexState::IndexInlineValues() {
+  inline_of.assign(base.arrays.size(), nullptr);
+  for (size_t i = 0; i < inline_values.size(); ++i) {
+    const InlineDecoder& d = *inline_values[i];
+    const std::string& path = d.columns().variable;
+    auto it = array_by_path.find(path);
+    if (it == array_by_path.end()) {
+      return DataLossError("inline values {}: variable \"{}\" has no .zarray in the document", i,
+                           path);
+    }
+    if (inline_of[it->second]) {
+      return DataLossError("inline values {}: variable \"{}\" has inline values twice", i, path);
+    }
+    inline_of[it->second] = &d;
+    const ArrayRefs& a = base.arrays[it->second];
+    if (d.size() > 0 && d.columns().chunks.back() >= a.grid().num_chunks()) {
+      return DataLossError("inline values {}: chunk {} is outside the grid of \"{}\"", i,
+                           d.columns().chunks.back(), path);
+    }
+    // A key comes from one place only.
+    for (size_t r = 0; r < a.size(); ++r) {
+      if (d.Find(a.chunk_index(r))) {
+        return DataLossError("key \"{}{}\" is both in the document and in inline values {}",
+                             a.KeyPrefix(), a.grid().Key(a.chunk_index(r)), i);
+      }
+    }
+    if (const auto& member = membership[it->second]) {
+      for (uint64_t chunk : d.columns().chunks) {
+        if (generators[member->generator].IndexOf(member->var, chunk)) {
+          return DataLossError("key \"{}{}\" is both in inline values {} and in generator {}",
+                               a.KeyPrefix(), a.grid().Key(chunk), i, member->generator);
         }
       }
     }

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "generator_decoder.h"
+#include "inline_values.h"
 #include "kerchunk/pack/packed_index.h"
 #include "kerchunk/refs/reference_set.h"
 
@@ -35,9 +36,12 @@ struct IndexState {
     return {EntryValue::Kind::kRange, urls[ref.url], ref.offset, ref.length, {}};
   }
 
-  ReferenceSet base;  // the embedded document: metadata, inline values, verbatim refs
+  ReferenceSet base;  // the embedded document: metadata, verbatim values and refs
   std::vector<std::string> urls;
   std::vector<GeneratorDecoder> generators;
+  std::vector<std::unique_ptr<InlineDecoder>> inline_values;
+  std::vector<const InlineDecoder*> inline_of;  // per base.arrays, or nullptr
+  uint64_t inlined = 0;                         // values held by inline_values
   ReferenceDigest checksum;
   uint64_t generated = 0;                                     // references held by generators
   std::vector<std::optional<Membership>> membership;          // per base.arrays
@@ -46,6 +50,7 @@ struct IndexState {
 
  private:
   Status IndexGenerators();
+  Status IndexInlineValues();
 };
 
 /// The value of a verbatim chunk of `base`.

@@ -13,6 +13,7 @@
 #include "kerchunk/refs/source_record.h"
 #include "kerchunk/util/checked_math.h"
 #include "kerchunk/util/file_io.h"
+#include "packed_container.h"
 
 namespace kerchunk::pack {
 namespace {
@@ -190,8 +191,53 @@ GeneratorSummary Summarize(const GeneratorColumns& g) {
   return s;
 }
 
-// The embedded document: every key not held by a generator, with URL ids of its own.
-ReferenceSet VerbatimSet(const ReferenceSet& refs, const std::vector<bool>& generated) {
+// Bytes the inline chunks of `a` take as verbatim entries ("key":"base64:...", or text).
+uint64_t VerbatimInlineBytes(const ArrayRefs& a) {
+  uint64_t bytes = 0;
+  for (size_t r = 0; r < a.size(); ++r) {
+    const ChunkRef c = a.Get(r);
+    if (c.kind != RefKind::kInline) continue;
+    bytes += a.KeyPrefix().size() + a.grid().Key(a.chunk_index(r)).size() + 6 +
+             (c.base64 ? 7 + (c.data.size() + 2) / 3 * 4 : c.data.size());
+  }
+  return bytes;
+}
+
+bool HasTextValues(const ArrayRefs& a) {
+  for (size_t r = 0; r < a.size(); ++r) {
+    const ChunkRef c = a.Get(r);
+    if (c.kind == RefKind::kInline && !c.base64) return true;
+  }
+  return false;
+}
+
+// The arrays whose inline chunks go to the "inline" section: those with a matching .zarray and
+// only "base64:" values, whose values take fewer bytes there than as verbatim entries (a
+// handful of small values is smaller verbatim). `moved` marks them.
+std::vector<internal::InlineColumns> InlineSection(const ReferenceSet& refs, bool readable,
+                                                   std::vector<bool>& moved) {
+  std::vector<internal::InlineColumns> out;
+  for (size_t i = 0; i < refs.arrays.size(); ++i) {
+    const ArrayRefs& a = refs.arrays[i];
+    const uint64_t verbatim = VerbatimInlineBytes(a);
+    if (verbatim == 0 || !HasMatchingZarray(refs, a)) continue;
+    // Text values (JSON-encoded records, strings) stay text: the container's compressor sees
+    // them as they are, and --readable shows them.
+    if (HasTextValues(a)) continue;
+    internal::InlineColumns c = internal::BuildInlineColumns(a);
+    std::string text;
+    internal::AppendInline(text, c, readable);
+    if (text.size() + 2 >= verbatim) continue;
+    moved[i] = true;
+    out.push_back(std::move(c));
+  }
+  return out;
+}
+
+// The embedded document: every key not held by a generator or the inline section, with URL ids
+// of its own.
+ReferenceSet VerbatimSet(const ReferenceSet& refs, const std::vector<bool>& generated,
+                         const std::vector<bool>& inlined) {
   ReferenceSet base;
   for (const Entry& e : refs.entries) {
     Entry copy = e;
@@ -206,6 +252,7 @@ ReferenceSet VerbatimSet(const ReferenceSet& refs, const std::vector<bool>& gene
     for (size_t r = 0; r < a.size(); ++r) {
       if (generated[i] && IsRange(a, r)) continue;
       ChunkRef c = a.Get(r);
+      if (inlined[i] && c.kind == RefKind::kInline) continue;
       if (c.kind != RefKind::kInline) c.url = base.urls.Intern(refs.urls[c.url]);
       out.Add(a.chunk_index(r), c);
     }
@@ -271,10 +318,23 @@ Result<PackedText> Pack(const ReferenceSet& refs, const PackOptions& options) {
     summary.generators.push_back(Summarize(g));
     summary.generators.back().bytes = writer.last_size();
   }
-  summary.verbatim = summary.keys - summary.generated;
-  const std::string verbatim = SerializeSmallest(VerbatimSet(refs, generated));
-  summary.verbatim_bytes = verbatim.size();
-  out.text = writer.Finish(summary.checksum, verbatim, urls.urls());
+  std::vector<bool> inlined(refs.arrays.size(), false);
+  const std::vector<internal::InlineColumns> inline_values =
+      InlineSection(refs, options.readable, inlined);
+  std::string inline_text;
+  for (const internal::InlineColumns& c : inline_values) {
+    if (!inline_text.empty()) inline_text += ",\n";
+    internal::AppendInline(inline_text, c, options.readable);
+    summary.inline_values += c.chunks.size();
+    summary.inline_distinct += c.lengths.size();
+  }
+  summary.inline_bytes = inline_text.size();
+  summary.verbatim = summary.keys - summary.generated - summary.inline_values;
+  const std::string verbatim = SerializeSmallest(VerbatimSet(refs, generated, inlined));
+  const std::string document = internal::EmbeddedDocumentMember(verbatim);
+  summary.verbatim_bytes = document.size();
+  const uint64_t version = inline_values.empty() ? 1 : internal::kFormatVersion;
+  out.text = writer.Finish(summary.checksum, document, urls.urls(), inline_text, version);
   return out;
 }
 
@@ -295,6 +355,11 @@ Result<PackSummary> PackFile(const std::string& input, const std::string& output
     // scan's record of the source files (kerchunk/refs/source_record.h) travels along.
     KERCHUNK_ASSIGN_OR_RETURN(auto sources, ReadSourceRecord(input));
     if (sources) AppendSourceRecord(*sources, packed.text);
+  }
+  if (!options.readable) {
+    // The JSON parts' shares, for the summary, scaled to the container's size below.
+    packed.summary.text_bytes = packed.text.size();
+    packed.text = internal::WrapContainer(packed.text);
   }
   KERCHUNK_RETURN_IF_ERROR(WriteFileAtomically(output, packed.text));
   packed.summary.input_bytes = input_bytes;

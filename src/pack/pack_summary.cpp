@@ -53,10 +53,17 @@ void WriteGenerator(size_t i, const GeneratorSummary& g, std::ostream& out) {
 
 void WritePackSummary(const PackSummary& s, std::ostream& out, bool verbose) {
   const double ratio = Per(s.input_bytes, s.output_bytes);
+  // In the compact form each part's share of the JSON text, scaled to the compressed file.
+  const double scale = s.text_bytes ? Per(s.output_bytes, s.text_bytes) : 1.0;
+  auto share = [&](uint64_t bytes) {
+    return static_cast<uint64_t>(static_cast<double>(bytes) * scale + 0.5);
+  };
   uint64_t generator_bytes = 0;
   for (const GeneratorSummary& g : s.generators) generator_bytes += g.bytes;
+  generator_bytes = share(generator_bytes);
+  const uint64_t inline_bytes = share(s.inline_bytes), verbatim_bytes = share(s.verbatim_bytes);
   const uint64_t rest =
-      s.output_bytes - std::min(s.output_bytes, generator_bytes + s.verbatim_bytes);
+      s.output_bytes - std::min(s.output_bytes, generator_bytes + verbatim_bytes + inline_bytes);
   fmt::print(out, "kerchunk pack: wrote {}\n", s.output == "-" ? "standard output" : s.output);
   fmt::print(out, "  {:<9}{} of Kerchunk JSON, {} ({} of them chunk references)\n", "input",
              FormatBytes(s.input_bytes), Plural(s.keys, "key"), s.chunk_references);
@@ -65,9 +72,17 @@ void WritePackSummary(const PackSummary& s, std::ostream& out, bool verbose) {
              Per(s.output_bytes, s.keys));
   fmt::print(out, "  {:<9}{:<9}{} in {}\n", "where", FormatBytes(generator_bytes),
              Plural(s.generated, "reference"), Plural(s.generators.size(), "generator"));
-  fmt::print(out, "  {:<9}{:<9}{} kept as Kerchunk JSON (metadata, inline values)\n", "",
-             FormatBytes(s.verbatim_bytes), Plural(s.verbatim, "key"));
+  if (s.inline_values) {
+    fmt::print(out, "  {:<9}{:<9}{} of inline chunk data ({} distinct)\n", "",
+               FormatBytes(inline_bytes), Plural(s.inline_values, "value"), s.inline_distinct);
+  }
+  fmt::print(out, "  {:<9}{:<9}{} kept as Kerchunk JSON (metadata, other values)\n", "",
+             FormatBytes(verbatim_bytes), Plural(s.verbatim, "key"));
   fmt::print(out, "  {:<9}{:<9}URLs and header\n", "", FormatBytes(rest));
+  if (s.text_bytes) {
+    fmt::print(out, "  {:<9}(shares of the {} of packed JSON the file compresses)\n", "",
+               FormatBytes(s.text_bytes));
+  }
   if (!verbose) return;
   for (size_t i = 0; i < s.generators.size(); ++i) WriteGenerator(i, s.generators[i], out);
 }

@@ -17,5 +17,9 @@ inline const IntColumnCodec kGapIndex{"gaps.index", ColumnType::kNondecreasing};
 inline const IntColumnCodec kGapValue{"gaps.value", ColumnType::kSigned};
 inline const IntColumnCodec kFileIndex{"files.index", ColumnType::kNondecreasing};
 inline const IntColumnCodec kFileUrl{"files.url", ColumnType::kDrifting};
+// Inline values (inline_values.h).
+inline const IntColumnCodec kInlineChunks{"inline.chunks", ColumnType::kNondecreasing};
+inline const IntColumnCodec kInlineIds{"inline.ids", ColumnType::kDrifting};
+inline const IntColumnCodec kInlineLengths{"inline.lengths", ColumnType::kUnsigned};
 
 }  // namespace kerchunk::pack::internal::columns

@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include "kerchunk/pack/packed_index.h"
+#include "packed_container.h"
 
 namespace kerchunk::pack {
 namespace {
@@ -36,6 +37,7 @@ std::string ReadHead(const std::string& path) {
 }  // namespace
 
 bool LooksPacked(std::string_view head) {
+  if (internal::IsContainer(head)) return true;
   return Consume(head, "{") && Consume(head, "\"format\"") && Consume(head, ":") &&
          Consume(head, "\"kerchunk-packed\"");
 }

@@ -6,6 +6,7 @@
 #include "kerchunk/json/kerchunk_json.h"
 #include "kerchunk/refs/source_record.h"
 #include "kerchunk/util/file_io.h"
+#include "packed_container.h"
 
 namespace kerchunk::pack {
 
@@ -17,7 +18,13 @@ PackedIndex::PackedIndex(PackedIndex&&) noexcept = default;
 PackedIndex& PackedIndex::operator=(PackedIndex&&) noexcept = default;
 PackedIndex::~PackedIndex() = default;
 
-Result<PackedIndex> PackedIndex::Parse(std::string_view text) {
+Result<PackedIndex> PackedIndex::Parse(std::string_view bytes) {
+  std::string unwrapped;
+  std::string_view text = bytes;
+  if (internal::IsContainer(bytes)) {
+    KERCHUNK_ASSIGN_OR_RETURN(unwrapped, internal::UnwrapContainer(std::string(bytes)));
+    text = unwrapped;
+  }
   KERCHUNK_ASSIGN_OR_RETURN(internal::PackedContents contents, internal::ParsePacked(text));
   KERCHUNK_ASSIGN_OR_RETURN(std::unique_ptr<IndexState> state,
                             IndexState::Make(std::move(contents)));
@@ -54,6 +61,14 @@ Result<std::optional<ResolvedValue>> PackedIndex::Resolve(std::string_view key) 
   if (auto row = array.Find(chunk->second)) {
     return std::optional(internal::VerbatimChunk(s.base, array, *row));
   }
+  if (const internal::InlineDecoder* values = s.inline_of[chunk->first]) {
+    if (auto position = values->Find(chunk->second)) {
+      ResolvedValue v;
+      v.kind = EntryValue::Kind::kBase64;
+      v.data = values->Value(*position);
+      return std::optional(v);
+    }
+  }
   const auto& member = s.membership[chunk->first];
   if (!member) return std::optional<ResolvedValue>();
   const internal::GeneratorDecoder& g = s.generators[member->generator];
@@ -89,6 +104,12 @@ Result<ReferenceSet> PackedIndex::UnpackAll(const UnpackOptions& options) const 
     });
     if (!status.ok()) return std::move(status).Annotate(fmt::format("generator {}", gi));
   }
+  for (const auto& values : s.inline_values) {
+    ArrayRefs* array = out.FindArray(values->columns().variable);
+    for (size_t p = 0; p < values->size(); ++p) {
+      array->AddInline(values->columns().chunks[p], values->Value(p), true);
+    }
+  }
   // Arrays holding verbatim chunks as well need sorting; the others are already in order.
   KERCHUNK_RETURN_IF_ERROR(out.Finalize());
   ReferenceDigest digest = DigestReferences(out, s.checksum.version);
@@ -99,6 +120,17 @@ Result<ReferenceSet> PackedIndex::UnpackAll(const UnpackOptions& options) const 
   return out;
 }
 
+Result<std::optional<std::vector<SourceFileRecord>>> ReadIndexSourceRecord(
+    const std::string& path) {
+  if (!IsPackedFile(path)) return ReadSourceRecord(path);
+  Result<std::string> bytes = ReadFileToString(path);
+  if (!bytes.ok()) return bytes.status();
+  if (!internal::IsContainer(*bytes)) return ReadSourceRecord(path);
+  Result<std::string> text = internal::UnwrapContainer(*std::move(bytes));
+  if (!text.ok()) return std::move(text).status().Annotate(path);
+  return SourceRecordOfPackedText(*text, path);
+}
+
 Status UnpackFile(const std::string& input, const std::string& output,
                   const UnpackOptions& options) {
   KERCHUNK_ASSIGN_OR_RETURN(PackedIndex index, PackedIndex::Open(input));
@@ -107,7 +139,7 @@ Status UnpackFile(const std::string& input, const std::string& output,
   // The source record pack copied from scan's output goes back where scan writes it.
   std::optional<std::vector<SourceFileRecord>> sources;
   if (input != "-") {
-    KERCHUNK_ASSIGN_OR_RETURN(sources, ReadSourceRecord(input));
+    KERCHUNK_ASSIGN_OR_RETURN(sources, ReadIndexSourceRecord(input));
   }
   if (!sources) return WriteKerchunkFile(*refs, output);
   std::string text;

@@ -312,6 +312,42 @@ Status CheckFormat(od::document& doc) {
   return OkStatus();
 }
 
+Status ReadData(od::value x, std::string_view field, std::string& out) {
+  std::string_view text;
+  if (auto err = x.get_string().get(text)) return JsonError(err, field, "a base64 string");
+  if (Status s = DecodeBase64(text, out); !s.ok()) {
+    return DataLossError("\"{}\": {}", field, s.message());
+  }
+  return OkStatus();
+}
+
+Result<InlineColumns> ReadInline(od::value v) {
+  InlineColumns c;
+  uint64_t values = 0;
+  KERCHUNK_RETURN_IF_ERROR(
+      ReadObject(v, "inline", {"variable", "values", "chunks", "lengths", "data"},
+                 [&](const std::string& key, od::value x) -> Status {
+                   if (key == "variable") {
+                     KERCHUNK_ASSIGN_OR_RETURN(c.variable, ReadString(x, "inline.variable"));
+                   } else if (key == "values") {
+                     KERCHUNK_ASSIGN_OR_RETURN(values, ReadUint(x, "inline.values"));
+                   } else if (key == "chunks") {
+                     KERCHUNK_ASSIGN_OR_RETURN(c.chunks, ReadColumn(x, columns::kInlineChunks));
+                   } else if (key == "ids") {
+                     KERCHUNK_ASSIGN_OR_RETURN(c.ids, ReadColumn(x, columns::kInlineIds));
+                   } else if (key == "lengths") {
+                     KERCHUNK_ASSIGN_OR_RETURN(c.lengths, ReadColumn(x, columns::kInlineLengths));
+                   } else if (key == "data") {
+                     return ReadData(x, "inline.data", c.data);
+                   }
+                   return OkStatus();
+                 }));
+  if (values != c.chunks.size()) {
+    return DataLossError("\"values\" is {}, but \"chunks\" has {}", values, c.chunks.size());
+  }
+  return c;
+}
+
 Status ReadTopLevel(od::document& doc, PackedContents& out) {
   od::value top;
   if (auto err = doc.get_value().get(top)) return JsonError(err, "document", "an object");
@@ -323,6 +359,20 @@ Status ReadTopLevel(od::document& doc, PackedContents& out) {
                         if (!digest.ok())
                           return DataLossError("\"checksum\": {}", digest.status().message());
                         out.checksum = *digest;
+                      } else if (key == "inline") {
+                        od::array list;
+                        if (auto err = x.get_array().get(list))
+                          return JsonError(err, key, "a list");
+                        for (auto item : list) {
+                          od::value object;
+                          if (auto err = item.get(object)) return JsonError(err, key, "an object");
+                          auto values = ReadInline(object);
+                          if (!values.ok()) {
+                            return std::move(values).status().Annotate(
+                                fmt::format("inline values {}", out.inline_values.size()));
+                          }
+                          out.inline_values.push_back(std::move(*values));
+                        }
                       } else if (key == "kerchunk") {
                         od::object doc_object;
                         if (auto err = x.get_object().get(doc_object))

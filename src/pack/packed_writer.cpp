@@ -107,18 +107,21 @@ void PackedTextWriter::TakeBackLast() {
   --generators_;
 }
 
-std::string PackedTextWriter::Finish(const ReferenceDigest& checksum,
-                                     std::string_view kerchunk_json,
-                                     const std::vector<std::string>& urls) {
+std::string PackedTextWriter::Finish(const ReferenceDigest& checksum, std::string_view document,
+                                     const std::vector<std::string>& urls,
+                                     std::string_view inline_text, uint64_t version) {
   std::string head;
   fmt::format_to(std::back_inserter(head),
-                 "{{\"format\":\"{}\",\"format_version\":{},\"checksum\":\"{}\",\n\"kerchunk\":",
-                 kFormatName, kFormatVersion, checksum.ToString());
-  std::string_view doc = kerchunk_json;
-  while (!doc.empty() && (doc.back() == '\n' || doc.back() == ' ')) doc.remove_suffix(1);
-  head += doc.empty() ? R"({"version":1,"refs":{}})" : doc;
+                 "{{\"format\":\"{}\",\"format_version\":{},\"checksum\":\"{}\",\n", kFormatName,
+                 version, checksum.ToString());
+  head += document;
   head += ",\n\"urls\":";
   AppendStrings(head, urls);
+  if (!inline_text.empty()) {
+    head += ",\n\"inline\":[\n";
+    head += inline_text;
+    head += ']';
+  }
   head += ",\n\"generators\":[";
   // In place when the reserved room holds the head: a move within the buffer, no new memory.
   const size_t body = text_.size();
@@ -129,10 +132,40 @@ std::string PackedTextWriter::Finish(const ReferenceDigest& checksum,
   return std::move(text_);
 }
 
+void AppendInline(std::string& out, const InlineColumns& c, bool readable) {
+  out += "{\"variable\":";
+  json::AppendString(out, c.variable);
+  fmt::format_to(std::back_inserter(out), ",\"values\":{},\"chunks\":", c.chunks.size());
+  columns::kInlineChunks.Encode(c.chunks, readable, out);
+  if (!c.ids.empty()) {
+    out += ",\"ids\":";
+    columns::kInlineIds.Encode(c.ids, readable, out);
+  }
+  out += ",\"lengths\":";
+  columns::kInlineLengths.Encode(c.lengths, readable, out);
+  out += ",\"data\":\"";
+  Base64EncodeTo(c.data, out);
+  out += "\"}";
+}
+
+std::string EmbeddedDocumentMember(std::string_view kerchunk_json) {
+  std::string_view doc = kerchunk_json;
+  while (!doc.empty() && (doc.back() == '\n' || doc.back() == ' ')) doc.remove_suffix(1);
+  if (doc.empty()) doc = R"({"version":1,"refs":{}})";
+  return "\"kerchunk\":" + std::string(doc);
+}
+
 std::string SerializePacked(const PackedContents& c, bool readable) {
   PackedTextWriter writer(readable, 0);
   for (const GeneratorColumns& g : c.generators) writer.Add(g);
-  return writer.Finish(c.checksum, c.kerchunk_json, c.urls);
+  std::string inline_text;
+  for (const InlineColumns& v : c.inline_values) {
+    if (!inline_text.empty()) inline_text += ",\n";
+    AppendInline(inline_text, v, readable);
+  }
+  const std::string document = EmbeddedDocumentMember(c.kerchunk_json);
+  const uint64_t version = c.inline_values.empty() ? 1 : kFormatVersion;
+  return writer.Finish(c.checksum, document, c.urls, inline_text, version);
 }
 
 }  // namespace kerchunk::pack::internal

@@ -122,18 +122,28 @@ Result<std::optional<std::vector<SourceFileRecord>>> ReadSourceRecord(const std:
   } else if (in && kPackedStart.starts_with(head)) {
     std::string text = head;
     text.append(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-    // Only a file that holds the member is parsed (the DOM of a large packed file is not free).
-    if (!text.starts_with(kPackedStart) || text.find(kSourceRecordKey) == std::string::npos) {
-      return Record();
-    }
-    KERCHUNK_ASSIGN_OR_RETURN(json::Value document,
-                              json::Value::Parse(text).Annotate(path + ": packed file"));
-    const json::Value* member = document.Find(kSourceRecordKey);
-    if (!member) return Record();
-    files = ParseRecord(member->Dump());
+    return SourceRecordOfPackedText(text, path);
   } else {
     return Record();
   }
+  if (!files.ok()) {
+    return InvalidArgumentError("{}: \"{}\": {}", path, kSourceRecordKey, files.status().message());
+  }
+  return Record(*std::move(files));
+}
+
+Result<std::optional<std::vector<SourceFileRecord>>> SourceRecordOfPackedText(
+    std::string_view text, const std::string& path) {
+  using Record = std::optional<std::vector<SourceFileRecord>>;
+  // Only a file that holds the member is parsed (the DOM of a large packed file is not free).
+  if (!text.starts_with(kPackedStart) || text.find(kSourceRecordKey) == std::string::npos) {
+    return Record();
+  }
+  KERCHUNK_ASSIGN_OR_RETURN(json::Value document,
+                            json::Value::Parse(text).Annotate(path + ": packed file"));
+  const json::Value* member = document.Find(kSourceRecordKey);
+  if (!member) return Record();
+  Result<std::vector<SourceFileRecord>> files = ParseRecord(member->Dump());
   if (!files.ok()) {
     return InvalidArgumentError("{}: \"{}\": {}", path, kSourceRecordKey, files.status().message());
   }

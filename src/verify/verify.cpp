@@ -8,6 +8,7 @@
 #include <iostream>
 #include <optional>
 
+#include "kerchunk/pack/packed_index.h"
 #include "kerchunk/util/file_io.h"
 #include "verify/against.h"
 #include "verify/checks.h"
@@ -150,7 +151,7 @@ Result<Report> RunVerify(const VerifyOptions& options, std::ostream& out) {
   // scan's record of the source files, in Kerchunk JSON or a packed file.
   Result<std::optional<std::vector<SourceFileRecord>>> sources =
       std::optional<std::vector<SourceFileRecord>>();
-  if (loaded.ok()) sources = ReadSourceRecord(options.input);
+  if (loaded.ok()) sources = pack::ReadIndexSourceRecord(options.input);
   if (loaded.ok() && !sources.ok()) {
     loaded = sources.status();  // a malformed record: the document is not valid
   }

@@ -25,11 +25,13 @@ TEST_F(CliSummaryTest, PackSaysRatioBytesPerReferenceAndWhereTheBytesWent) {
   auto r = RunKerchunk("pack " + ShellQuote(Refs()) + " -o " + ShellQuote(packed));
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_THAT(r.err, StartsWith("kerchunk pack: wrote " + packed + "\n  input    "));
-  EXPECT_THAT(r.err, ContainsRegex("\n  output   [0-9.]+ KiB: [0-9.]+x smaller, [0-9.]+ B per "
+  EXPECT_THAT(r.err, ContainsRegex("\n  output   [0-9.]+ (B|KiB): [0-9.]+x smaller, [0-9.]+ B per "
                                    "chunk reference \\([0-9.]+ B per key\\)\n"));
   EXPECT_THAT(r.err, ContainsRegex("\n  where    [0-9.]+ (B|KiB) +[0-9]+ references in 1 "
                                    "generator\n"));
-  EXPECT_THAT(r.err, HasSubstr("kept as Kerchunk JSON (metadata, inline values)\n"));
+  EXPECT_THAT(r.err, HasSubstr("kept as Kerchunk JSON (metadata, other values)\n"));
+  EXPECT_THAT(r.err, ContainsRegex("\\(shares of the [0-9.]+ KiB of packed JSON the file "
+                                   "compresses\\)\n"));
   EXPECT_THAT(r.err, Not(HasSubstr("gfactor")));
   auto verbose = RunKerchunk("pack -v " + ShellQuote(Refs()) + " -o " + ShellQuote(packed));
   EXPECT_THAT(verbose.err, ContainsRegex("\n  generator 0: .* order, lengths predicted .*"

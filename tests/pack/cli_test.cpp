@@ -108,9 +108,11 @@ TEST_F(PackCliTest, ErrorsAreOneLineWithStatusTwoAndNoOutput) {
   EXPECT_THAT(not_packed.err, HasSubstr("not a packed Kerchunk file"));
   EXPECT_FALSE(std::filesystem::exists(out));
 
-  // A packed file whose checksum does not match: the full unpack writes nothing.
+  // A packed file whose checksum does not match: the full unpack writes nothing. (The readable
+  // form, to edit its text.)
   std::string packed = tmp_ / "p.json";
-  ASSERT_EQ(Run("pack -q " + ShellQuote(input_) + " -o " + ShellQuote(packed)).exit_code, 0);
+  ASSERT_EQ(Run("pack -q --readable " + ShellQuote(input_) + " -o " + ShellQuote(packed)).exit_code,
+            0);
   auto text = ReadFileToString(packed);
   ASSERT_TRUE(text.ok());
   size_t at = text->find("\"checksum\":\"kcd2:");

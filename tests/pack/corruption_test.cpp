@@ -87,10 +87,10 @@ TEST(PackedCorruptionTest, NotAPackedFile) {
 
 TEST(PackedCorruptionTest, BadVersion) {
   Status newer = ParseError(
-      Edit(Binary(), [](json::Value& d) { d.Set("format_version", json::Value::Int(2)); }));
+      Edit(Binary(), [](json::Value& d) { d.Set("format_version", json::Value::Int(3)); }));
   EXPECT_EQ(newer.code(), StatusCode::kUnsupported);
   EXPECT_EQ(newer.message(),
-            "packed format version 2 is newer than this kerchunk reads (up to 1); upgrade "
+            "packed format version 3 is newer than this kerchunk reads (up to 2); upgrade "
             "kerchunk");
   // A newer version is reported even when its fields are unknown to this one.
   Status newer_fields = ParseError(Edit(Binary(), [](json::Value& d) {
@@ -260,7 +260,8 @@ TEST(PackedCorruptionTest, GeneratorsThatDoNotMatchTheDocument) {
     Generator(d).Find("chunk_grid")->as_array()[0] = json::Value::Int(7);
   }));
   EXPECT_THAT(grid.message(), HasSubstr("does not match its .zarray"));
-  Status duplicate = ParseError(Edit(Binary(), [](json::Value& d) {
+  // (The readable form keeps the embedded document as plain JSON.)
+  Status duplicate = ParseError(Edit(Readable(), [](json::Value& d) {
     json::Value& refs = *d.Find("kerchunk")->Find("refs");
     refs.Set("t2m/0.0.0", json::Value::MakeArray({json::Value::String("x.nc"), json::Value::Int(1),
                                                   json::Value::Int(2)}));

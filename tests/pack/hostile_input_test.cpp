@@ -123,7 +123,7 @@ TEST_F(HostileInputTest, PackedCountsBeyondTheColumnsAreRefused) {
   for (int i = 0; i < 1000; ++i) text += fmt::format(R"(,"x/{}":["f.nc",{},4])", i, 4 * i);
   std::string in = Write("many.json", text + "}}");
   std::string packed = tmp_ / "many.packed.json";
-  ASSERT_EQ(Run("pack -q " + ShellQuote(in) + " -o " + ShellQuote(packed)).exit_code, 0);
+  ASSERT_EQ(Run("pack -q --readable " + ShellQuote(in) + " -o " + ShellQuote(packed)).exit_code, 0);
   std::ifstream f(packed);
   text.assign((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
   const std::string count = "\"references\":1000,";

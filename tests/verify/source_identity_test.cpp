@@ -9,6 +9,7 @@
 #include <filesystem>
 
 #include "kerchunk/json/kerchunk_json.h"
+#include "kerchunk/pack/packed_index.h"
 #include "kerchunk/refs/digest.h"
 #include "kerchunk/refs/source_record.h"
 #include "kerchunk/util/file_io.h"
@@ -88,7 +89,7 @@ TEST_F(SourceIdentityTest, PackedIndexCarriesTheRecord) {
   CommandResult pack = RunKerchunk("pack", ShellQuote(refs) + " -o " + ShellQuote(packed));
   ASSERT_EQ(pack.exit_code, 0) << pack.err;
   auto json_record = ReadSourceRecord(refs);
-  auto packed_record = ReadSourceRecord(packed);
+  auto packed_record = pack::ReadIndexSourceRecord(packed);
   ASSERT_TRUE(json_record.ok() && packed_record.ok()) << packed_record.status().message();
   ASSERT_TRUE(packed_record->has_value());
   EXPECT_EQ(*json_record, *packed_record);

@@ -5,8 +5,10 @@
 // are missing (run lengths), the chunk lengths as Rice-coded residuals of a prediction, and the
 // offsets as the few places where a chunk does not start where the previous one ended. The
 // packer chooses, per group, the chunk order (chunk-major, variable-major or per file) and the
-// length predictor that give the smallest file. Metadata, inline values and everything else
-// are kept verbatim in an embedded Kerchunk document.
+// length predictor that give the smallest file. Inline chunk values are stored as bytes, each
+// distinct value once, in zstd-compressed blocks per array. Metadata and everything else are
+// kept in an embedded Kerchunk document. PackFile writes the JSON text in a zstd container
+// (packed_container.h) unless asked for the readable form.
 #pragma once
 
 #include <cstdint>
@@ -46,10 +48,16 @@ struct PackSummary {
   uint64_t chunk_references = 0;  ///< keys that are chunks of an array with a .zarray
   uint64_t generated = 0;         ///< references held by generators
   uint64_t verbatim = 0;          ///< keys kept in the embedded Kerchunk document
+  uint64_t inline_values = 0;     ///< inline chunk values held by the "inline" section
+  uint64_t inline_distinct = 0;   ///< of those, distinct values (each stored once)
   std::vector<GeneratorSummary> generators;
   ReferenceDigest checksum;     ///< of the whole reference set
   uint64_t verbatim_bytes = 0;  ///< the embedded Kerchunk document of the verbatim keys
-  uint64_t input_bytes = 0;     ///< set by PackFile: size of the input file
+  uint64_t inline_bytes = 0;    ///< the "inline" section
+  /// Set by PackFile for the compact form: bytes of the JSON text the container compresses (the
+  /// byte counts above are shares of it); 0 for --readable.
+  uint64_t text_bytes = 0;
+  uint64_t input_bytes = 0;  ///< set by PackFile: size of the input file
   uint64_t output_bytes = 0;
   std::string output;  ///< set by PackFile: the path written ("-": standard output)
 };
@@ -65,7 +73,8 @@ struct PackedText {
 Result<PackedText> Pack(const ReferenceSet& refs, const PackOptions& options = {});
 
 /// Reads any Kerchunk JSON file (see ReadKerchunkFile; "-": standard input), packs it, and
-/// writes `output` atomically ("-": standard output). Nothing is written on error.
+/// writes `output` atomically ("-": standard output): the compact container, or with
+/// `readable` the JSON text. Nothing is written on error.
 Result<PackSummary> PackFile(const std::string& input, const std::string& output,
                              const PackOptions& options = {});
 

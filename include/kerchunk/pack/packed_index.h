@@ -18,6 +18,7 @@
 
 #include "kerchunk/refs/digest.h"
 #include "kerchunk/refs/reference_set.h"
+#include "kerchunk/refs/source_record.h"
 #include "kerchunk/util/status.h"
 
 namespace kerchunk::pack {
@@ -51,11 +52,12 @@ struct ExtractOptions {
 
 class PackedIndex {
  public:
-  /// Reads and validates a packed file ("-": standard input). InvalidArgument: not JSON or not a
+  /// Reads and validates a packed file, compact (packed_container.h) or JSON ("-": standard
+  /// input). InvalidArgument: not JSON or not a
   /// packed file; Unsupported: a newer format version; DataLoss: inconsistent columns (naming the
   /// generator and field); NotFound/IoError: the file.
   static Result<PackedIndex> Open(const std::string& path);
-  /// The same for packed JSON text already in memory.
+  /// The same for the bytes of a packed file already in memory.
   static Result<PackedIndex> Parse(std::string_view text);
 
   PackedIndex(PackedIndex&&) noexcept;
@@ -93,13 +95,18 @@ class PackedIndex {
   std::unique_ptr<internal::IndexState> state_;
 };
 
-/// True when `head` (the first bytes of a file) starts a packed document:
-/// {"format": "kerchunk-packed", ... as `kerchunk pack` writes it. Checks nothing more.
+/// True when `head` (the first bytes of a file) starts a packed file: the container's magic
+/// "KCPK", or {"format": "kerchunk-packed", ... as `kerchunk pack --readable` writes it. Checks
+/// nothing more.
 bool LooksPacked(std::string_view head);
 
 /// True when the file starts like a packed file (LooksPacked of its first 256 bytes); false for
 /// a file that cannot be read (its reader reports why).
 bool IsPackedFile(const std::string& path);
+
+/// The record of the source files an index carries (kerchunk/refs/source_record.h), for Kerchunk
+/// JSON and packed files in either form.
+Result<std::optional<std::vector<SourceFileRecord>>> ReadIndexSourceRecord(const std::string& path);
 
 /// Opens `input`, expands it completely (checksum checked) and writes standard Kerchunk v1 JSON
 /// to `output` atomically ("-": standard output). Nothing is written on error.

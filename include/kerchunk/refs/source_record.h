@@ -48,6 +48,11 @@ std::string SourceRecordMember(const std::vector<SourceFileRecord>& files);
 /// be read.
 Result<std::optional<std::vector<SourceFileRecord>>> ReadSourceRecord(const std::string& path);
 
+/// The record in the text of a packed file (JSON), as ReadSourceRecord reads it; `path` names
+/// the file in errors.
+Result<std::optional<std::vector<SourceFileRecord>>> SourceRecordOfPackedText(
+    std::string_view text, const std::string& path);
+
 /// `text` (a JSON object document, e.g. a packed file) with the member added before its closing
 /// brace; unchanged when `files` is empty.
 void AppendSourceRecord(const std::vector<SourceFileRecord>& files, std::string& text);
