@@ -178,7 +178,7 @@ Result<ReferenceSet> Assemble(Collected collected, const std::vector<NamedFile>&
     combine_options.concat_dim =
         collected.first_unlimited_dim.empty() ? "time" : collected.first_unlimited_dim;
   }
-  summary.concat_dim = combine_options.concat_dim;
+  summary.concat_dim = internal::ConcatDimsText(combine_options);
   std::vector<std::string> warnings;
   KERCHUNK_ASSIGN_OR_RETURN(ReferenceSet combined,
                             internal::CombineParts(std::move(collected.parts), combine_options,
