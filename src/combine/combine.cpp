@@ -31,6 +31,9 @@ struct Plan {
   const VariablePlan* coordinate = nullptr;
   /// The coordinate's bounds variable (time_bnds), converted with it; nullptr when none.
   const VariablePlan* bounds = nullptr;
+  /// The variable that places the parts instead of the coordinate (--coord DIM=data:VAR); its
+  /// combined values are stored inline, as the coordinate's are. nullptr when none.
+  const VariablePlan* data = nullptr;
 
   const VariablePlan* Find(std::string_view path) const {
     for (const auto& v : variables) {
@@ -290,6 +293,12 @@ Result<ReferenceSet> BuildOutput(std::vector<ReferenceSet>& inputs,
     if (v.role == VariableRole::kCoordinate) {
       KERCHUNK_ASSIGN_OR_RETURN(ArrayRefs refs, BuildCoordinate(parts[0], v, placement, out));
       built.emplace(v.path, std::move(refs));
+    } else if (&v == plan.data) {
+      ZarrArrayMeta meta = parts[0].Find(v.path)->meta;
+      meta.shape = {placement.total};
+      KERCHUNK_ASSIGN_OR_RETURN(ArrayRefs refs,
+                                BuildInline(v.path, std::move(meta), placement.values, out));
+      built.emplace(v.path, std::move(refs));
     } else if (&v == plan.bounds && bounds) {
       ZarrArrayMeta meta = parts[0].Find(v.path)->meta;
       meta.shape[0] = placement.total;
@@ -363,6 +372,13 @@ Result<ReferenceSet> CombineReferenceSets(std::vector<ReferenceSet> inputs,
     plan.bounds = internal::FindBoundsPlan(parts[0], plan.coordinate->path, plan.variables);
     for (VariablePlan& v : plan.variables) v.rebuildable = &v == plan.bounds;
   }
+  if (const std::string* data = DataSource(options)) {
+    for (VariablePlan& v : plan.variables) {
+      if (v.path != *data) continue;
+      v.rebuildable = true;
+      plan.data = &v;
+    }
+  }
   if (!any_concatenated) {
     return InvalidArgumentError("combine: no variable of {} has the dimension \"{}\"",
                                 parts[0].label, options.concat_dim);
@@ -381,6 +397,7 @@ Result<ReferenceSet> CombineReferenceSets(std::vector<ReferenceSet> inputs,
   }
   for (const VariablePlan& v : plan.variables) {
     if (v.role != VariableRole::kConcatenated || (&v == plan.bounds && bounds)) continue;
+    if (&v == plan.data) continue;
     KERCHUNK_RETURN_IF_ERROR(internal::CheckChunkAlignment(
         parts, placement, v.path, options.concat_dim, parts[0].Find(v.path)->meta.chunks[v.axis]));
   }
