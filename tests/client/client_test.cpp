@@ -2,6 +2,7 @@
 // what `kerchunk scan` writes (single files and combined series) and read back exactly what
 // netCDF4 reads from the original files (read_back.py does the comparison). Skips when
 // /usr/bin/python3 lacks one of those modules.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -133,6 +134,54 @@ TEST_F(GeneratedClientTest, CombinedSeriesWithConvertedTimeBounds) {
     ASSERT_TRUE(paths.ok()) << paths.status().message();
     ScanAndReadBack(*paths, "time");
   }
+}
+
+// An ensemble combined along a new dimension: each member, read through fsspec + zarr + xarray
+// as ds.isel(member=i), equals netCDF4's reading of its own files, and "member" holds each
+// file's variant_label. `files` is member-major, `per_member` files each.
+void ScanEnsembleAndReadBack(const std::vector<std::string>& files, int per_member,
+                             const std::string& scan_options) {
+  testing::TempDir dir;
+  std::string refs = dir / "ens.json";
+  std::string quoted_files;
+  for (const auto& f : files) quoted_files += " " + ShellQuote(f);
+  auto scan = testing::RunKerchunk("scan -q" + quoted_files + " " + scan_options + " -o " +
+                                   ShellQuote(refs));
+  ASSERT_EQ(scan.exit_code, 0) << scan.err;
+  auto read = testing::RunCommand("/usr/bin/python3 " + ShellQuote(KERCHUNK_READ_BACK_PY) + " " +
+                                  ShellQuote(refs) + quoted_files +
+                                  " --new-dim member --member-attr variant_label --per-member " +
+                                  std::to_string(per_member));
+  if (read.exit_code == kPythonSkips) GTEST_SKIP() << read.out;
+  EXPECT_EQ(read.exit_code, 0) << read.out << read.err;
+  std::printf("%s", read.out.c_str());
+}
+
+std::vector<std::string> WriteEnsemble(const fs::path& dir, int members, int files) {
+  std::vector<std::string> all;
+  for (int m = 0; m < members; ++m) {
+    testing::SeriesSpec spec;
+    spec.prefix = fmt::format("tas_r{}i1p1f1", m + 1);
+    spec.files = files;
+    spec.member = m;
+    spec.variant_label = true;
+    auto paths = testing::WriteSeries(dir, spec);
+    EXPECT_TRUE(paths.ok()) << paths.status().message();
+    if (paths.ok()) all.insert(all.end(), paths->begin(), paths->end());
+  }
+  return all;
+}
+
+TEST_F(GeneratedClientTest, EnsembleAlongANewMemberDimension) {
+  auto files = WriteEnsemble(dir_.path(), 4, 1);
+  ScanEnsembleAndReadBack(files, 1, "--concat-dim member --coord member=attr:variant_label");
+  ScanEnsembleAndReadBack(files, 1, "--concat-dim member --coord 'member=path:_(r[0-9]i1p1f1)_'");
+}
+
+TEST_F(GeneratedClientTest, EnsembleOfTimeSeries) {
+  auto files = WriteEnsemble(dir_.path(), 2, 3);
+  ScanEnsembleAndReadBack(
+      files, 3, "--concat-dim member --concat-dim time --coord member=attr:variant_label");
 }
 
 TEST_F(GeneratedClientTest, CommittedSamples) {
