@@ -26,14 +26,19 @@ std::optional<DimensionValue> FromJson(const json::Value& v) {
   return out;
 }
 
+// `owner`: "" for a global attribute, else "variable \"VAR\"".
 Result<DimensionValue> FromAttribute(const PartView& part, const json::Value& attrs,
-                                     std::string_view where, std::string_view name) {
+                                     const std::string& owner, std::string_view name) {
   const json::Value* v = attrs.Find(name);
-  if (!v) return InvalidArgumentError("{}: {} has no attribute \"{}\"", part.label, where, name);
+  if (!v && owner.empty()) {
+    return InvalidArgumentError("{}: no global attribute \"{}\"", part.label, name);
+  }
+  if (!v) return InvalidArgumentError("{}: {} has no attribute \"{}\"", part.label, owner, name);
   auto value = FromJson(*v);
   if (!value) {
-    return InvalidArgumentError("{}: {} attribute \"{}\" is {}, expected a string or a number",
-                                part.label, where, name, v->Dump());
+    return InvalidArgumentError("{}: {}attribute \"{}\" is {}, expected a string or a number",
+                                part.label, owner.empty() ? "global " : owner + " ", name,
+                                v->Dump());
   }
   return *value;
 }
@@ -59,7 +64,7 @@ Result<DimensionValue> ValueOf(const PartView& part, const CoordinateSource& sou
   using Kind = CoordinateSource::Kind;
   switch (source.kind) {
     case Kind::kGlobalAttribute:
-      return FromAttribute(part, part.global_attrs, "the global attributes", source.name);
+      return FromAttribute(part, part.global_attrs, "", source.name);
     case Kind::kVariableAttribute: {
       const PartVariable* v = part.Find(source.variable);
       if (!v) return InvalidArgumentError("{}: no variable \"{}\"", part.label, source.variable);

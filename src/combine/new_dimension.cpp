@@ -97,22 +97,27 @@ Result<std::set<std::string>> VariablesToExpand(const std::vector<PartView>& gro
     }
     bool named_identical = std::find(options.identical_dims.begin(), options.identical_dims.end(),
                                      path) != options.identical_dims.end();
-    if (v.dims.empty()) continue;
+    if (!v.attrs.Find("_ARRAY_DIMENSIONS")) continue;  // no dimension names to extend
     if (IsDimensionCoordinate(v)) {
       Status same = identical_everywhere(path);
-      if (!same.ok()) {
+      if (same.code() == StatusCode::kInvalidArgument) {
         return InvalidArgumentError(
             "{}; the coordinate of \"{}\" must be the same for every \"{}\" value (files that "
             "also split along \"{}\" need a --concat-dim for it after --concat-dim {})",
             same.message(), path, dim, path, dim);
       }
+      KERCHUNK_RETURN_IF_ERROR(same);  // a chunk that cannot be read
       continue;
     }
     if (named_identical) {
       if (options.check_identical) KERCHUNK_RETURN_IF_ERROR(identical_everywhere(path));
       continue;
     }
-    if (options.check_identical && identical_everywhere(path).ok()) continue;
+    if (options.check_identical) {
+      Status same = identical_everywhere(path);
+      if (same.ok()) continue;
+      if (same.code() != StatusCode::kInvalidArgument) return same;
+    }
     expand.insert(path);
   }
   return expand;

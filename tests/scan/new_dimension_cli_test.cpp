@@ -253,7 +253,7 @@ TEST_F(NewDimensionCliTest, UsageErrors) {
       {" --coord member=attr:variant_label", "\"member\" is not a --concat-dim"},
       {" --concat-dim member --coord member=attribute:x", "expected attr:NAME"},
       {" --concat-dim member --coord 'member=path:(['", "does not compile"},
-      {" --concat-dim member --coord member=attr:nope", "no attribute \"nope\""},
+      {" --concat-dim member --coord member=attr:nope", "no global attribute \"nope\""},
       {" --concat-dim time --concat-dim member --coord member=index",
        "only the last --concat-dim may be one they have"},
       {" --concat-dim member --coord member=data:tas", "data: takes the values of a dimension"},
