@@ -5,6 +5,7 @@
 #include "verify/cf_compare.h"
 #include "verify/chunk_region.h"
 #include "verify/chunk_source.h"
+#include "verify/leading_dims.h"
 
 namespace kerchunk::verify::internal {
 namespace {
@@ -110,7 +111,8 @@ void CompareWithSource(const ReferenceSet& refs, const ArrayInfo& info, size_t i
     local.start[d] -= geometry.origin[d];
   }
   const CfDecoding index = IndexDecodingOf(refs, info);
-  Status status = sources.With(url, info.path, [&](SourceDataset& ds) -> Status {
+  Status status = sources.With(url, info.path, [&](SourceDataset& file) -> Status {
+    LeadingDimsDataset ds(file, geometry.leading);
     const bool range = array.urls()[i] <= ArrayRefs::kMaxUrlId &&
                        array.lengths()[i] != ArrayRefs::kWholeFileLength;
     if (range) {

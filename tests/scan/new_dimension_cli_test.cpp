@@ -244,6 +244,34 @@ TEST_F(NewDimensionCliTest, ExistingDimensionFromAnotherVariable) {
             "days since 2000-01-01");
 }
 
+// verify --source compares each member's chunks with its own file; swapping the references of
+// two members (same layout, other values) is found.
+TEST_F(NewDimensionCliTest, VerifySourceComparesEachMemberWithItsFile) {
+  auto files = Ensemble(3, 2);
+  auto r = RunKerchunk("scan -q" + Inputs(files) +
+                       " --concat-dim member --concat-dim time --coord member=attr:variant_label"
+                       " -o " +
+                       Out("ens.json"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto verify = RunKerchunk("verify " + Out("ens.json") + " --source");
+  EXPECT_EQ(verify.exit_code, 0) << verify.out << verify.err;
+  EXPECT_THAT(verify.out, HasSubstr("source    ok"));
+
+  auto text = ReadFileToString((out() / "ens.json").string());
+  ASSERT_TRUE(text.ok());
+  auto doc = json::Value::Parse(*text);
+  ASSERT_TRUE(doc.ok());
+  json::Value* refs = doc->Find("refs");
+  ASSERT_NE(refs, nullptr);
+  json::Value first = *refs->Find("tas/1.5.1.1"), second = *refs->Find("tas/2.5.1.1");
+  refs->Set("tas/1.5.1.1", second);
+  refs->Set("tas/2.5.1.1", first);
+  ASSERT_TRUE(WriteFileAtomically((out() / "swapped.json").string(), doc->Dump()).ok());
+  verify = RunKerchunk("verify " + Out("swapped.json") + " --source");
+  EXPECT_EQ(verify.exit_code, 1) << verify.out << verify.err;
+  EXPECT_THAT(verify.out, HasSubstr("source: tas/2.5.1.1"));
+}
+
 TEST_F(NewDimensionCliTest, UsageErrors) {
   auto files = Ensemble(2);
   struct Case {
