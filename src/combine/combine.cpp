@@ -12,6 +12,7 @@
 #include "combine/new_dimension.h"
 #include "combine/part_view.h"
 #include "combine/placement.h"
+#include "combine/string_coordinate.h"
 #include "combine/time_bounds.h"
 #include "combine/value_attributes.h"
 #include "kerchunk/codecs/pipeline.h"
@@ -357,6 +358,13 @@ Result<ReferenceSet> CombineReferenceSets(std::vector<ReferenceSet> inputs,
     parts.clear();
     KERCHUNK_ASSIGN_OR_RETURN(
         ReferenceSet out, internal::CombineAlongNewDimension(std::move(inputs), options, warnings));
+    if (warnings_out) warnings_out->insert(warnings_out->end(), warnings.begin(), warnings.end());
+    return out;
+  }
+  if (internal::HasStringCoordinate(parts[0], options.concat_dim)) {
+    parts.clear();
+    KERCHUNK_ASSIGN_OR_RETURN(ReferenceSet out, internal::CombineAlongStringCoordinate(
+                                                    std::move(inputs), options, warnings));
     if (warnings_out) warnings_out->insert(warnings_out->end(), warnings.begin(), warnings.end());
     return out;
   }

@@ -6,6 +6,8 @@
 #include <charconv>
 #include <regex>
 
+#include "kerchunk/refs/zarr_metadata.h"
+
 namespace kerchunk::internal {
 namespace {
 
@@ -110,6 +112,16 @@ void AppendLittleEndian(std::string& out, T value) {
   out.append(bits.data(), bits.size());
 }
 
+// The .zarray of a one-dimensional inline coordinate of `n` values.
+std::string CoordinateZarray(uint64_t n, const std::string& dtype) {
+  ZarrArrayMeta meta;
+  meta.shape = {n};
+  meta.chunks = {std::max<uint64_t>(n, 1)};
+  meta.dtype = dtype;
+  meta.dtype_json = json::Value::String(dtype);
+  return meta.Dump();
+}
+
 }  // namespace
 
 std::string DimensionValue::Show() const {
@@ -167,6 +179,30 @@ Result<StoredValues> StoreDimensionValues(const std::vector<DimensionValue>& val
     }
   }
   return out;
+}
+
+Status SetDimensionCoordinate(ReferenceSet& refs, const std::string& dim,
+                              const std::vector<DimensionValue>& values) {
+  KERCHUNK_ASSIGN_OR_RETURN(StoredValues stored,
+                            StoreDimensionValues(values).Annotate("dimension \"" + dim + "\""));
+  refs.SetText(dim + "/.zarray", CoordinateZarray(values.size(), stored.dtype));
+  if (!refs.FindEntry(dim + "/.zattrs")) {
+    json::Value zattrs = json::Value::MakeObject();
+    zattrs.Set("_ARRAY_DIMENSIONS", json::Value::MakeArray({json::Value::String(dim)}));
+    refs.SetText(dim + "/.zattrs", zattrs.Dump());
+  }
+  ChunkGrid grid = ChunkGrid::Make({values.size()}, {std::max<uint64_t>(values.size(), 1)}).value();
+  ArrayRefs array(dim, std::move(grid));
+  array.AddInline(0, stored.bytes, /*base64=*/true);
+  KERCHUNK_RETURN_IF_ERROR(array.Finalize());
+  auto it = std::find_if(refs.arrays.begin(), refs.arrays.end(),
+                         [&](const ArrayRefs& a) { return a.path() == dim; });
+  if (it == refs.arrays.end()) {
+    refs.arrays.push_back(std::move(array));
+  } else {
+    *it = std::move(array);
+  }
+  return OkStatus();
 }
 
 }  // namespace kerchunk::internal

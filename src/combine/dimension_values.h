@@ -40,4 +40,10 @@ struct StoredValues {
 };
 Result<StoredValues> StoreDimensionValues(const std::vector<DimensionValue>& values);
 
+/// Makes `values` the coordinate array `dim` of `refs`: its .zarray (StoreDimensionValues'
+/// dtype, one chunk, no codecs), .zattrs when it has none ({"_ARRAY_DIMENSIONS": [dim]}), and
+/// one inline chunk, replacing any earlier references of the array.
+Status SetDimensionCoordinate(ReferenceSet& refs, const std::string& dim,
+                              const std::vector<DimensionValue>& values);
+
 }  // namespace kerchunk::internal

@@ -160,38 +160,6 @@ Status ExpandVariable(ReferenceSet& refs, const std::string& path, const std::st
   return OkStatus();
 }
 
-// The .zarray of a one-dimensional inline coordinate of `n` values.
-std::string CoordinateZarray(uint64_t n, const std::string& dtype) {
-  ZarrArrayMeta meta;
-  meta.shape = {n};
-  meta.chunks = {std::max<uint64_t>(n, 1)};
-  meta.dtype = dtype;
-  meta.dtype_json = json::Value::String(dtype);
-  return meta.Dump();
-}
-
-Status SetCoordinate(ReferenceSet& refs, const std::string& dim,
-                     const std::vector<DimensionValue>& values) {
-  KERCHUNK_ASSIGN_OR_RETURN(StoredValues stored,
-                            StoreDimensionValues(values).Annotate("dimension \"" + dim + "\""));
-  refs.SetText(dim + "/.zarray", CoordinateZarray(values.size(), stored.dtype));
-  json::Value zattrs = json::Value::MakeObject();
-  zattrs.Set("_ARRAY_DIMENSIONS", json::Value::MakeArray({json::Value::String(dim)}));
-  refs.SetText(dim + "/.zattrs", zattrs.Dump());
-  ChunkGrid grid = ChunkGrid::Make({values.size()}, {std::max<uint64_t>(values.size(), 1)}).value();
-  ArrayRefs array(dim, std::move(grid));
-  array.AddInline(0, stored.bytes, /*base64=*/true);
-  KERCHUNK_RETURN_IF_ERROR(array.Finalize());
-  auto it = std::find_if(refs.arrays.begin(), refs.arrays.end(),
-                         [&](const ArrayRefs& a) { return a.path() == dim; });
-  if (it == refs.arrays.end()) {
-    refs.arrays.push_back(std::move(array));
-  } else {
-    *it = std::move(array);
-  }
-  return OkStatus();
-}
-
 // Every input's value along `dim`, from options.coordinates.
 Result<std::vector<DimensionValue>> ValuesOf(const std::vector<ReferenceSet>& inputs,
                                              const std::string& dim,
@@ -295,7 +263,7 @@ Result<ReferenceSet> CombineAlongNewDimension(std::vector<ReferenceSet> inputs,
     }
     DimensionValue position;
     position.number = CoordinateValue::Int(static_cast<int64_t>(g));
-    KERCHUNK_RETURN_IF_ERROR(SetCoordinate(combined[g], dim, {position}));
+    KERCHUNK_RETURN_IF_ERROR(SetDimensionCoordinate(combined[g], dim, {position}));
   }
   // Each group now has `dim` with coordinate value = its position: the existing-dimension
   // combine places and renumbers them; then the coordinate gets the real values.
@@ -306,7 +274,7 @@ Result<ReferenceSet> CombineAlongNewDimension(std::vector<ReferenceSet> inputs,
   along.threads = options.threads;
   KERCHUNK_ASSIGN_OR_RETURN(ReferenceSet out,
                             CombineReferenceSets(std::move(combined), along, &warnings));
-  KERCHUNK_RETURN_IF_ERROR(SetCoordinate(out, dim, group_values));
+  KERCHUNK_RETURN_IF_ERROR(SetDimensionCoordinate(out, dim, group_values));
   return out;
 }
 

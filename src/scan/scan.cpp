@@ -29,6 +29,11 @@ Status CheckOptions(const ScanOptions& options) {
         "--shard needs --concat-dim: every shard and the final `kerchunk combine` must "
         "concatenate along the same dimension, which a shard cannot infer from the others");
   }
+  if (options.shard && !options.combine.outer_dims.empty()) {
+    return UnsupportedError(
+        "--shard with several --concat-dim: a shard may hold part of one member's files, and "
+        "combine cannot merge such parts yet; shard with one --concat-dim");
+  }
   return OkStatus();
 }
 

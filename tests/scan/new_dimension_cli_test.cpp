@@ -169,6 +169,32 @@ TEST_F(NewDimensionCliTest, MemberByTimeGrid) {
   EXPECT_EQ(combined.Find("member/0")->Dump(), refs.Find("member/0")->Dump());
 }
 
+// Shards of an ensemble along "member" merge into what one scan writes (the parts' member
+// coordinates are strings; combine keeps their order).
+TEST_F(NewDimensionCliTest, EnsembleShardsCombineToTheFullScan) {
+  auto files = Ensemble(5);
+  const std::string options = " -q --concat-dim member --coord member=attr:variant_label";
+  auto full = RunKerchunk("scan" + Inputs(files) + options + " -o " + Out("full.json"));
+  ASSERT_EQ(full.exit_code, 0) << full.err;
+  for (int k = 0; k < 3; ++k) {
+    auto part = RunKerchunk("scan" + Inputs(files) + options + fmt::format(" --shard {}/3", k) +
+                            " -o " + Out(fmt::format("part-{}.json", k)));
+    ASSERT_EQ(part.exit_code, 0) << part.err;
+  }
+  auto merged = RunKerchunk("combine " + Out("part-0.json") + " " + Out("part-1.json") + " " +
+                            Out("part-2.json") + options + " -o " + Out("merged.json"));
+  ASSERT_EQ(merged.exit_code, 0) << merged.err;
+  EXPECT_EQ(Refs("merged.json").Dump(), Refs("full.json").Dump());
+  // A member in two parts is an overlap: refused by default.
+  auto twice = RunKerchunk("combine " + Out("part-0.json") + " " + Out("part-0.json") + options +
+                           " -o " + Out("twice.json"));
+  EXPECT_TRUE(IsOneLineError(twice, "combine", "adds nothing along \"member\""));
+  // Several concat dimensions cannot be sharded yet.
+  auto grid = RunKerchunk("scan" + Inputs(files) + options + " --concat-dim time --shard 0/2 -o " +
+                          Out("grid.json"));
+  EXPECT_TRUE(IsOneLineError(grid, "scan", "--shard with several --concat-dim"));
+}
+
 // The same file content twice (two names): refused by default naming both, kept once as
 // --on-overlap says.
 TEST_F(NewDimensionCliTest, CompleteOverlapAlongTime) {
