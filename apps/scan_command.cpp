@@ -145,7 +145,9 @@ void WarnUnusedCombineOptions(const ScanOptions& o, const RunSummary& summary) {
   if (o.quiet || !summary.concat_dim.empty()) return;
   for (const auto& [given, name] :
        {std::pair{!o.combine.identical_dims.empty(), "--identical-dims"},
-        std::pair{o.combine.check_identical, "--check-identical"}}) {
+        std::pair{o.combine.check_identical, "--check-identical"},
+        std::pair{!o.combine.coordinates.empty(), "--coord"},
+        std::pair{o.combine.on_overlap != OnOverlap::kDefault, "--on-overlap"}}) {
     if (given) {
       fmt::print(stderr, "kerchunk scan: warning: {} ignored: one file, nothing was combined\n",
                  name);
