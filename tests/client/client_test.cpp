@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <sstream>
+#include <tuple>
 
 #include "../scan/cli_testing.h"
 #include "kerchunk/util/file_io.h"
@@ -182,6 +183,37 @@ TEST_F(GeneratedClientTest, EnsembleOfTimeSeries) {
   auto files = WriteEnsemble(dir_.path(), 2, 3);
   ScanEnsembleAndReadBack(
       files, 3, "--concat-dim member --concat-dim time --coord member=attr:variant_label");
+}
+
+// Two runs sharing a boundary step, read back against netCDF4's reading of the files with the
+// shared step taken from the file --on-overlap names (later by default, earlier when asked).
+// The same files with the shared step taken from the other file must not compare equal: the
+// two files hold different values there.
+TEST_F(GeneratedClientTest, PartialOverlapFollowsOnOverlap) {
+  testing::SeriesSpec a;
+  a.prefix = "run";
+  a.files = 1;
+  testing::SeriesSpec b = a;
+  b.first_file = 1;
+  b.time_shift = -1;
+  std::vector<std::string> files = Series(a);
+  std::vector<std::string> more = Series(b);
+  files.insert(files.end(), more.begin(), more.end());
+  std::string quoted;
+  for (const auto& f : files) quoted += " " + ShellQuote(f);
+  for (const auto& [option, keep, other] :
+       {std::tuple{"", "last", "first"}, std::tuple{"--on-overlap earlier", "first", "last"}}) {
+    std::string refs = dir_ / "overlap.json";
+    auto scan = testing::RunKerchunk("scan -q" + quoted + " " + option + " -o " + ShellQuote(refs));
+    ASSERT_EQ(scan.exit_code, 0) << scan.err;
+    std::string read_back = "/usr/bin/python3 " + ShellQuote(KERCHUNK_READ_BACK_PY) + " " +
+                            ShellQuote(refs) + quoted + " --concat-dim time --keep ";
+    auto read = testing::RunCommand(read_back + keep);
+    if (read.exit_code == kPythonSkips) GTEST_SKIP() << read.out;
+    EXPECT_EQ(read.exit_code, 0) << option << ": " << read.out << read.err;
+    auto wrong = testing::RunCommand(read_back + other);
+    EXPECT_EQ(wrong.exit_code, 1) << option << ": " << wrong.out << wrong.err;
+  }
 }
 
 TEST_F(GeneratedClientTest, CommittedSamples) {

@@ -3,7 +3,7 @@
 xarray) and compares every variable with what netCDF4 reads from the original files.
 
     read_back.py REFS.json ORIGINAL [ORIGINAL...] [--concat-dim DIM]
-                 [--new-dim NAME [--per-member K] [--member-attr ATTR]]
+                 [--new-dim NAME [--per-member K] [--member-attr ATTR]] [--keep first|last]
 
 One original: xr.open_dataset(original). Several: xr.open_mfdataset concatenated along DIM, with
 variables lacking DIM taken from the first file (what `kerchunk combine` does). Both sides are
@@ -18,6 +18,9 @@ are taken K at a time (default 1), member after member in the order of NAME, and
 ds.isel(NAME=i) of the references is compared with its own files as above; its global
 attributes come from the first file, so they are compared for member 0 only. --member-attr
 checks that NAME's values are each member's first file's global attribute ATTR.
+
+With --keep, originals that overlap along DIM are concatenated and then de-duplicated along it,
+keeping the first or last file's step (what --on-overlap earlier / later promise).
 """
 import sys
 
@@ -83,10 +86,23 @@ def open_references(path, decode_cf=False):
     )
 
 
+KEEP = None  # --keep: "first" or "last" step of overlapping originals
+
+
 def open_originals(paths, concat_dim, decode_cf, decode_times=False):
     kwargs = dict(decode_cf=decode_cf, decode_times=decode_times, mask_and_scale=decode_cf)
     if len(paths) == 1:
         return xr.open_dataset(paths[0], **kwargs)
+    if KEEP:
+        ds = xr.concat(
+            [xr.open_dataset(p, **kwargs) for p in paths],
+            dim=concat_dim,
+            data_vars="minimal",
+            coords="minimal",
+            compat="override",
+            join="override",
+        )
+        return ds.drop_duplicates(concat_dim, keep=KEEP)
     return xr.open_mfdataset(
         paths,
         combine="nested",
@@ -279,6 +295,8 @@ def main(argv):
     argv, new_dim = take_option(argv, "--new-dim")
     argv, per_member = take_option(argv, "--per-member", "1")
     argv, member_attr = take_option(argv, "--member-attr")
+    global KEEP
+    argv, KEEP = take_option(argv, "--keep")
     if len(argv) < 3:
         print(__doc__)
         return 2
