@@ -77,7 +77,8 @@ std::function<int()> SetUpCombine(CLI::App& app) {
       ->allow_extra_args(false)
       ->option_text("A,B,...");
   app.add_flag("--check-identical", o.combine.check_identical,
-               "Check that --identical-dims variables hold the same values in every part");
+               "Check that --identical-dims variables hold the same values in every part "
+               "(along a new dimension: also keep every variable equal in all parts once)");
   app.add_option("--on-attribute-conflict", state->on_attribute_conflict,
                  "Value attributes (scale_factor, _FillValue, units, ...) that differ between "
                  "files: error (default), or keep the first file's with a warning")

@@ -189,7 +189,8 @@ std::function<int()> SetUpScan(CLI::App& app) {
       ->allow_extra_args(false)
       ->option_text("A,B,...");
   app.add_flag("--check-identical", o.combine.check_identical,
-               "Check that --identical-dims variables hold the same values in every file");
+               "Check that --identical-dims variables hold the same values in every file "
+               "(along a new dimension: also keep every variable equal in all files once)");
   app.add_option("--on-attribute-conflict", state->on_attribute_conflict,
                  "Value attributes (scale_factor, _FillValue, units, ...) that differ between "
                  "files: error (default), or keep the first file's with a warning")

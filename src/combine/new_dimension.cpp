@@ -15,6 +15,15 @@ struct Group {
   std::vector<size_t> inputs;  // input positions, in input order
 };
 
+Result<std::vector<PartView>> DescribeAll(const std::vector<ReferenceSet>& sets) {
+  std::vector<PartView> views;
+  for (size_t i = 0; i < sets.size(); ++i) {
+    KERCHUNK_ASSIGN_OR_RETURN(PartView view, DescribePart(sets[i], i));
+    views.push_back(std::move(view));
+  }
+  return views;
+}
+
 // Inputs grouped by value: numbers in increasing order, strings in order of first appearance
 // (the input list is sorted, so usually by file name).
 std::vector<Group> GroupByValue(const std::vector<DimensionValue>& values) {
@@ -177,12 +186,64 @@ Result<std::vector<DimensionValue>> ValuesOf(const std::vector<ReferenceSet>& in
         "a dimension they have",
         dim, source->second.variable, dim);
   }
-  std::vector<PartView> parts;
-  for (size_t i = 0; i < inputs.size(); ++i) {
-    KERCHUNK_ASSIGN_OR_RETURN(PartView view, DescribePart(inputs[i], i));
-    parts.push_back(std::move(view));
-  }
+  KERCHUNK_ASSIGN_OR_RETURN(std::vector<PartView> parts, DescribeAll(inputs));
   return NewDimensionValues(parts, dim, source->second);
+}
+
+// One reference set per group: its inputs combined along the remaining dimensions (dims after
+// the first), or with none left the one input that on_overlap keeps.
+Result<std::vector<ReferenceSet>> CombineEachGroup(std::vector<ReferenceSet>& inputs,
+                                                   const std::vector<Group>& groups,
+                                                   const std::vector<std::string>& dims,
+                                                   const CombineOptions& options,
+                                                   std::vector<std::string>& warnings) {
+  CombineOptions inner = options;
+  if (dims.size() > 1) {
+    inner.outer_dims.assign(dims.begin() + 1, dims.end() - 1);
+    inner.concat_dim = dims.back();
+  }
+  std::vector<ReferenceSet> combined;
+  for (const Group& g : groups) {
+    if (dims.size() > 1) {
+      std::vector<ReferenceSet> members;
+      for (size_t i : g.inputs) members.push_back(std::move(inputs[i]));
+      KERCHUNK_ASSIGN_OR_RETURN(ReferenceSet r,
+                                CombineReferenceSets(std::move(members), inner, &warnings));
+      combined.push_back(std::move(r));
+      continue;
+    }
+    size_t kept = g.inputs.front();
+    if (g.inputs.size() > 1) {
+      KERCHUNK_ASSIGN_OR_RETURN(std::vector<PartView> parts, DescribeAll(inputs));
+      KERCHUNK_ASSIGN_OR_RETURN(
+          kept, PickOneOfDuplicates(parts, g, dims.front(), options.on_overlap, warnings));
+    }
+    combined.push_back(std::move(inputs[kept]));
+  }
+  return combined;
+}
+
+// Gives the varying variables of every group the leading dimension `dim` and the group its
+// position as the value of `dim`.
+Status ExpandGroups(std::vector<ReferenceSet>& groups, const std::string& dim,
+                    const CombineOptions& options, const UrlToPath& url_to_path) {
+  std::set<std::string> expand;
+  {
+    KERCHUNK_ASSIGN_OR_RETURN(std::vector<PartView> views, DescribeAll(groups));
+    KERCHUNK_ASSIGN_OR_RETURN(expand, VariablesToExpand(views, dim, options, url_to_path));
+  }
+  if (expand.empty()) {
+    return InvalidArgumentError("new dimension \"{}\": no variable varies between the files", dim);
+  }
+  for (size_t g = 0; g < groups.size(); ++g) {
+    for (const std::string& path : expand) {
+      KERCHUNK_RETURN_IF_ERROR(ExpandVariable(groups[g], path, dim));
+    }
+    DimensionValue position;
+    position.number = CoordinateValue::Int(static_cast<int64_t>(g));
+    KERCHUNK_RETURN_IF_ERROR(SetDimensionCoordinate(groups[g], dim, {position}));
+  }
+  return OkStatus();
 }
 
 }  // namespace
@@ -201,10 +262,9 @@ Result<ReferenceSet> CombineAlongNewDimension(std::vector<ReferenceSet> inputs,
   std::vector<std::string> dims = options.outer_dims;
   dims.push_back(options.concat_dim);
   const std::string dim = dims.front();
-  const bool more_dims = dims.size() > 1;
-  {
+  if (dims.size() > 1) {
     KERCHUNK_ASSIGN_OR_RETURN(PartView first, DescribePart(inputs.front(), 0));
-    if (more_dims && !NeedsNewDimension(first, CombineOptions{.concat_dim = dim})) {
+    if (!NeedsNewDimension(first, CombineOptions{.concat_dim = dim})) {
       return UnsupportedError(
           "--concat-dim {}: the files have this dimension; only the last --concat-dim may be "
           "one they have",
@@ -213,58 +273,10 @@ Result<ReferenceSet> CombineAlongNewDimension(std::vector<ReferenceSet> inputs,
   }
   KERCHUNK_ASSIGN_OR_RETURN(std::vector<DimensionValue> values, ValuesOf(inputs, dim, options));
   std::vector<Group> groups = GroupByValue(values);
-
-  CombineOptions inner = options;
-  if (more_dims) {
-    inner.outer_dims.assign(dims.begin() + 1, dims.end() - 1);
-    inner.concat_dim = dims.back();
-  }
-  std::vector<ReferenceSet> combined;
-  std::vector<DimensionValue> group_values;
-  for (const Group& g : groups) {
-    group_values.push_back(g.value);
-    if (more_dims) {
-      std::vector<ReferenceSet> members;
-      for (size_t i : g.inputs) members.push_back(std::move(inputs[i]));
-      KERCHUNK_ASSIGN_OR_RETURN(ReferenceSet r,
-                                CombineReferenceSets(std::move(members), inner, &warnings));
-      combined.push_back(std::move(r));
-      continue;
-    }
-    size_t kept = g.inputs.front();
-    if (g.inputs.size() > 1) {
-      std::vector<PartView> parts;
-      for (size_t i = 0; i < inputs.size(); ++i) {
-        KERCHUNK_ASSIGN_OR_RETURN(PartView view, DescribePart(inputs[i], i));
-        parts.push_back(std::move(view));
-      }
-      KERCHUNK_ASSIGN_OR_RETURN(kept,
-                                PickOneOfDuplicates(parts, g, dim, options.on_overlap, warnings));
-    }
-    combined.push_back(std::move(inputs[kept]));
-  }
-
+  KERCHUNK_ASSIGN_OR_RETURN(std::vector<ReferenceSet> combined,
+                            CombineEachGroup(inputs, groups, dims, options, warnings));
   UrlToPath url_to_path = options.url_to_path ? options.url_to_path : codecs::DefaultUrlToPath;
-  std::set<std::string> expand;
-  {
-    std::vector<PartView> views;
-    for (size_t g = 0; g < combined.size(); ++g) {
-      KERCHUNK_ASSIGN_OR_RETURN(PartView view, DescribePart(combined[g], g));
-      views.push_back(std::move(view));
-    }
-    KERCHUNK_ASSIGN_OR_RETURN(expand, VariablesToExpand(views, dim, options, url_to_path));
-  }
-  if (expand.empty()) {
-    return InvalidArgumentError("new dimension \"{}\": no variable varies between the files", dim);
-  }
-  for (size_t g = 0; g < combined.size(); ++g) {
-    for (const std::string& path : expand) {
-      KERCHUNK_RETURN_IF_ERROR(ExpandVariable(combined[g], path, dim));
-    }
-    DimensionValue position;
-    position.number = CoordinateValue::Int(static_cast<int64_t>(g));
-    KERCHUNK_RETURN_IF_ERROR(SetDimensionCoordinate(combined[g], dim, {position}));
-  }
+  KERCHUNK_RETURN_IF_ERROR(ExpandGroups(combined, dim, options, url_to_path));
   // Each group now has `dim` with coordinate value = its position: the existing-dimension
   // combine places and renumbers them; then the coordinate gets the real values.
   CombineOptions along;
@@ -274,6 +286,8 @@ Result<ReferenceSet> CombineAlongNewDimension(std::vector<ReferenceSet> inputs,
   along.threads = options.threads;
   KERCHUNK_ASSIGN_OR_RETURN(ReferenceSet out,
                             CombineReferenceSets(std::move(combined), along, &warnings));
+  std::vector<DimensionValue> group_values;
+  for (const Group& g : groups) group_values.push_back(g.value);
   KERCHUNK_RETURN_IF_ERROR(SetDimensionCoordinate(out, dim, group_values));
   return out;
 }
