@@ -122,7 +122,9 @@ Result<std::set<std::string>> VariablesToExpand(const std::vector<PartView>& gro
       if (options.check_identical) KERCHUNK_RETURN_IF_ERROR(identical_everywhere(path));
       continue;
     }
-    if (options.check_identical) {
+    // With one group there is nothing to compare: every variable gains the dimension, as
+    // it does in the output of a shard that holds one member.
+    if (options.check_identical && groups.size() > 1) {
       Status same = identical_everywhere(path);
       if (same.ok()) continue;
       if (same.code() != StatusCode::kInvalidArgument) return same;

@@ -157,6 +157,13 @@ TEST(NewDimensionTest, CheckIdenticalKeepsEqualVariablesOnce) {
   ASSERT_TRUE(kept.ok()) << kept.status().ToString();
   EXPECT_EQ(Meta(*kept, "crs").shape, (std::vector<uint64_t>{}));
   EXPECT_EQ(Meta(*kept, "tas").shape, (std::vector<uint64_t>{2, 2, 3}));
+
+  // One member: nothing to compare, so crs gains the dimension.
+  std::vector<ReferenceSet> one = parts();
+  one.pop_back();
+  auto single = CombineReferenceSets(std::move(one), check);
+  ASSERT_TRUE(single.ok()) << single.status().ToString();
+  EXPECT_EQ(Meta(*single, "crs").shape, (std::vector<uint64_t>{1}));
 }
 
 TEST(NewDimensionTest, MemberByTime) {
