@@ -4,6 +4,7 @@
 #include <memory>
 
 #include "command.h"
+#include "concat_options.h"
 #include "identical_dims_check.h"
 #include "input_kind.h"
 #include "kerchunk/scan/combine_files.h"
@@ -19,9 +20,12 @@ constexpr const char* kCombineExamples = R"(Examples:
   kerchunk combine 'parts/part*.json' -o all.json --concat-dim time --templates
   kerchunk combine a.json b.json -o ab.json --rewrite s3://bucket=/mirror --check-identical \
       --identical-dims lat,lon
+  kerchunk combine r1.json r2.json r3.json -o ens.json --concat-dim member \
+      --coord member=attr:variant_label
 
-Parts are placed by their concat coordinate values; where two overlap, the later part wins,
-so name shard parts so that they sort in shard order. Empty parts (from empty shards) are
+Parts are placed by their concat coordinate values; where two overlap partially, the later part
+wins (--on-overlap), so name shard parts so that they sort in shard order; a part entirely
+covered by another is an error unless --on-overlap says which wins. Empty parts (from empty shards) are
 ignored. See docs/scan.md.
 Exit status: 0 success; 2 usage error or a part that cannot be read (nothing is written);
 130, 143, 129: stopped by Ctrl-C, SIGTERM or SIGHUP (the temporary output is removed).)";
@@ -31,6 +35,7 @@ struct CombineCommandState {
   std::vector<std::string> rewrites;
   std::string format = "text";
   std::string on_attribute_conflict = "error";
+  ConcatOptionsText concat;
 };
 
 // Refuses an -o that is one of the parts (named directly or matched by a pattern).
@@ -63,16 +68,17 @@ std::function<int()> SetUpCombine(CLI::App& app) {
   app.add_option("-o,--output", o.output, "Reference file to write ('-': standard output)")
       ->required()
       ->option_text("FILE");
-  app.add_option("--concat-dim", o.combine.concat_dim,
-                 "Dimension to concatenate along (default: time)")
-      ->option_text("NAME");
+  AddConcatOptions(app, state->concat,
+                   "Dimension to concatenate along (default: time); repeat for several, "
+                   "outermost first");
   app.add_option("--identical-dims", o.combine.identical_dims,
                  "Variables taken from the first part instead of concatenated")
       ->delimiter(',')
       ->allow_extra_args(false)
       ->option_text("A,B,...");
   app.add_flag("--check-identical", o.combine.check_identical,
-               "Check that --identical-dims variables hold the same values in every part");
+               "Check that --identical-dims variables hold the same values in every part "
+               "(along a new dimension: also keep every variable equal in all parts once)");
   app.add_option("--on-attribute-conflict", state->on_attribute_conflict,
                  "Value attributes (scale_factor, _FillValue, units, ...) that differ between "
                  "files: error (default), or keep the first file's with a warning")
@@ -100,6 +106,9 @@ std::function<int()> SetUpCombine(CLI::App& app) {
                                                        : OnAttributeConflict::kError;
     state->options.summary_format =
         state->format == "json" ? SummaryFormat::kJson : SummaryFormat::kText;
+    if (Status s = ApplyConcatOptions(state->concat, state->options.combine); !s.ok()) {
+      return ReportError("combine", s);
+    }
     if (Status s = GuardInputs(state->options); !s.ok()) return ReportError("combine", s);
     if (Status s = CheckParts(state->options.parts); !s.ok()) return ReportError("combine", s);
     if (Status s = CheckIdenticalDimsInFirstPart(state->options.combine.identical_dims,

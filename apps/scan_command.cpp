@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "command.h"
+#include "concat_options.h"
 #include "identical_dims_check.h"
 #include "kerchunk/scan/scan.h"
 #include "kerchunk/util/file_io.h"
@@ -26,10 +27,16 @@ constexpr const char* kScanExamples = R"(Examples:
   kerchunk scan /mirror/era5 --rewrite /mirror=s3://bucket -o era5.json --templates
   kerchunk scan /mirror/era5 --shard $K/16 --concat-dim time -o part-$(printf %02d $K).json
   kerchunk scan 'daily/*.nc' -o daily.json --checksum   # verify --files sees rewritten files
+  kerchunk scan ensemble/ -o ens.json --concat-dim member --coord member=attr:variant_label
+  kerchunk scan 'tas_r*_*.nc' -o ens.json --concat-dim member --concat-dim time \
+      --coord 'member=path:_(r\d+i\d+p\d+f\d+)_'
+  kerchunk scan nemo/ -o nemo.json --concat-dim time_counter --coord time_counter=data:time_centered
 
 Inputs are files, folders (searched recursively for files that start like HDF5 or NetCDF-3)
 and quoted patterns; the list is sorted and de-duplicated. Shards are numbered from 0; merge
-their parts with `kerchunk combine`. See docs/scan.md.
+their parts with `kerchunk combine`. A file whose every step along the concat dimension is also
+in another file is an error (exit 2) unless --on-overlap says which wins. Values of a new
+dimension: numbers sorted, strings in input order. See docs/scan.md.
 Exit status: 0 success; 2 usage error or a file that cannot be read (nothing is written);
 130, 143, 129: stopped by Ctrl-C, SIGTERM or SIGHUP (the temporary output is removed).)";
 
@@ -70,6 +77,7 @@ struct ScanCommandState {
   std::string on_error = "fail";
   std::string format = "text";
   std::string on_attribute_conflict = "error";
+  ConcatOptionsText concat;
 };
 
 Status FinishOptions(ScanCommandState& state) {
@@ -91,7 +99,7 @@ Status FinishOptions(ScanCommandState& state) {
                                                     : OnAttributeConflict::kError;
   state.options.summary_format =
       state.format == "json" ? SummaryFormat::kJson : SummaryFormat::kText;
-  return OkStatus();
+  return ApplyConcatOptions(state.concat, state.options.combine);
 }
 
 // The inputs and the --files-from list's lines, as the scan will expand them. A list on standard
@@ -138,7 +146,9 @@ void WarnUnusedCombineOptions(const ScanOptions& o, const RunSummary& summary) {
   if (o.quiet || !summary.concat_dim.empty()) return;
   for (const auto& [given, name] :
        {std::pair{!o.combine.identical_dims.empty(), "--identical-dims"},
-        std::pair{o.combine.check_identical, "--check-identical"}}) {
+        std::pair{o.combine.check_identical, "--check-identical"},
+        std::pair{!o.combine.coordinates.empty(), "--coord"},
+        std::pair{o.combine.on_overlap != OnOverlap::kDefault, "--on-overlap"}}) {
     if (given) {
       fmt::print(stderr, "kerchunk scan: warning: {} ignored: one file, nothing was combined\n",
                  name);
@@ -171,17 +181,17 @@ std::function<int()> SetUpScan(CLI::App& app) {
       ->option_text("LOCAL=REMOTE")
       ->allow_extra_args(false);
   app.add_flag("--templates", o.combine.templates, "Write each URL once, as a template");
-  app.add_option("--concat-dim", o.combine.concat_dim,
-                 "Dimension to concatenate files along (default: the first file's unlimited "
-                 "dimension, else time)")
-      ->option_text("NAME");
+  AddConcatOptions(app, state->concat,
+                   "Dimension to concatenate files along (default: the first file's unlimited "
+                   "dimension, else time); repeat for several, outermost first");
   app.add_option("--identical-dims", o.combine.identical_dims,
                  "Variables taken from the first file instead of concatenated")
       ->delimiter(',')
       ->allow_extra_args(false)
       ->option_text("A,B,...");
   app.add_flag("--check-identical", o.combine.check_identical,
-               "Check that --identical-dims variables hold the same values in every file");
+               "Check that --identical-dims variables hold the same values in every file "
+               "(along a new dimension: also keep every variable equal in all files once)");
   app.add_option("--on-attribute-conflict", state->on_attribute_conflict,
                  "Value attributes (scale_factor, _FillValue, units, ...) that differ between "
                  "files: error (default), or keep the first file's with a warning")

@@ -75,7 +75,8 @@ void ForEachMoved(const std::vector<const ArrayRefs*>& sources, const std::vecto
 
 // Overlapping parts or a concat axis after the first chunked dimension: order by output chunk
 // and keep, for each chunk, the part that comes last in input order (MultiZarrToZarr writes
-// parts in input order, so later ones overwrite earlier keys).
+// parts in input order, so later ones overwrite earlier keys), or first with
+// placement.earlier_wins.
 std::vector<Item> SortedLastWins(const std::vector<const ArrayRefs*>& sources,
                                  const std::vector<size_t>& order, const Placement& placement,
                                  const ChunkGrid& grid, size_t axis, size_t total) {
@@ -84,8 +85,11 @@ std::vector<Item> SortedLastWins(const std::vector<const ArrayRefs*>& sources,
   ForEachMoved(sources, order, placement, grid, axis, [&](size_t p, size_t i, uint64_t out) {
     items.push_back({out, static_cast<uint32_t>(p), static_cast<uint32_t>(i)});
   });
-  std::sort(items.begin(), items.end(), [](const Item& a, const Item& b) {
-    return a.chunk != b.chunk ? a.chunk < b.chunk : a.part < b.part;
+  // Sorted so that the winner of each chunk comes last among its equals.
+  const bool earlier_wins = placement.earlier_wins;
+  std::sort(items.begin(), items.end(), [earlier_wins](const Item& a, const Item& b) {
+    if (a.chunk != b.chunk) return a.chunk < b.chunk;
+    return earlier_wins ? a.part > b.part : a.part < b.part;
   });
   size_t kept = 0;
   for (size_t i = 0; i < items.size(); ++i) {

@@ -9,8 +9,10 @@
 #include "combine/chunk_merge.h"
 #include "combine/coordinate.h"
 #include "combine/identical_check.h"
+#include "combine/new_dimension.h"
 #include "combine/part_view.h"
 #include "combine/placement.h"
+#include "combine/string_coordinate.h"
 #include "combine/time_bounds.h"
 #include "combine/value_attributes.h"
 #include "kerchunk/codecs/pipeline.h"
@@ -30,6 +32,9 @@ struct Plan {
   const VariablePlan* coordinate = nullptr;
   /// The coordinate's bounds variable (time_bnds), converted with it; nullptr when none.
   const VariablePlan* bounds = nullptr;
+  /// The variable that places the parts instead of the coordinate (--coord DIM=data:VAR); its
+  /// combined values are stored inline, as the coordinate's are. nullptr when none.
+  const VariablePlan* data = nullptr;
 
   const VariablePlan* Find(std::string_view path) const {
     for (const auto& v : variables) {
@@ -105,20 +110,52 @@ Result<std::vector<uint64_t>> PartLengths(const std::vector<PartView>& parts, co
   return lengths;
 }
 
+// The variable whose values place the parts instead of the coordinate's (--coord DIM=data:VAR),
+// or nullptr.
+const std::string* DataSource(const CombineOptions& options) {
+  auto it = options.coordinates.find(options.concat_dim);
+  if (it == options.coordinates.end() || it->second.kind != CoordinateSource::Kind::kData) {
+    return nullptr;
+  }
+  return &it->second.variable;
+}
+
+// For a dimension the parts have, only data:VAR says anything, and VAR must be a
+// one-dimensional variable along it.
+Status CheckCoordinateSource(const PartView& first, const CombineOptions& options) {
+  auto it = options.coordinates.find(options.concat_dim);
+  if (it == options.coordinates.end()) return OkStatus();
+  const std::string& dim = options.concat_dim;
+  if (it->second.kind != CoordinateSource::Kind::kData) {
+    return InvalidArgumentError(
+        "--coord {}: the files have the dimension \"{}\"; only data:VAR applies to it", dim, dim);
+  }
+  const internal::PartVariable* v = first.Find(it->second.variable);
+  if (!v || v->dims.size() != 1 || v->dims[0] != dim) {
+    return InvalidArgumentError(
+        "--coord {}=data:{}: {} has no one-dimensional variable \"{}\" "
+        "along \"{}\"",
+        dim, it->second.variable, first.label, it->second.variable, dim);
+  }
+  return OkStatus();
+}
+
 Result<Placement> PlaceParts(const std::vector<PartView>& parts, const Plan& plan,
                              const CombineOptions& options, const UrlToPath& url_to_path,
                              std::vector<std::string>& warnings) {
   const std::string& dim = options.concat_dim;
-  if (!plan.coordinate) {
+  const std::string* data = DataSource(options);
+  if (!plan.coordinate && !data) {
     warnings.push_back(
         fmt::format("no coordinate variable \"{}\": parts are concatenated in input order", dim));
     KERCHUNK_ASSIGN_OR_RETURN(auto lengths, PartLengths(parts, plan, nullptr, dim));
     return internal::PlaceInInputOrder(lengths);
   }
-  KERCHUNK_ASSIGN_OR_RETURN(auto values,
-                            ReadAllCoordinates(parts, dim, options, url_to_path, warnings));
-  KERCHUNK_ASSIGN_OR_RETURN(Placement placement,
-                            internal::PlaceByCoordinate(parts, std::move(values), dim, warnings));
+  KERCHUNK_ASSIGN_OR_RETURN(
+      auto values, ReadAllCoordinates(parts, data ? *data : dim, options, url_to_path, warnings));
+  KERCHUNK_ASSIGN_OR_RETURN(
+      Placement placement,
+      internal::PlaceByCoordinate(parts, std::move(values), dim, options.on_overlap, warnings));
   KERCHUNK_RETURN_IF_ERROR(PartLengths(parts, plan, &placement, dim));
   return placement;
 }
@@ -257,6 +294,12 @@ Result<ReferenceSet> BuildOutput(std::vector<ReferenceSet>& inputs,
     if (v.role == VariableRole::kCoordinate) {
       KERCHUNK_ASSIGN_OR_RETURN(ArrayRefs refs, BuildCoordinate(parts[0], v, placement, out));
       built.emplace(v.path, std::move(refs));
+    } else if (&v == plan.data) {
+      ZarrArrayMeta meta = parts[0].Find(v.path)->meta;
+      meta.shape = {placement.total};
+      KERCHUNK_ASSIGN_OR_RETURN(ArrayRefs refs,
+                                BuildInline(v.path, std::move(meta), placement.values, out));
+      built.emplace(v.path, std::move(refs));
     } else if (&v == plan.bounds && bounds) {
       ZarrArrayMeta meta = parts[0].Find(v.path)->meta;
       meta.shape[0] = placement.total;
@@ -282,6 +325,18 @@ Result<ReferenceSet> BuildOutput(std::vector<ReferenceSet>& inputs,
   return out;
 }
 
+// With data:VAR the coordinate holds VAR's values, so it takes VAR's units and calendar too.
+Status TakeTimeAttributes(ReferenceSet& out, const PartView& first, const std::string& data,
+                          const std::string& coordinate) {
+  const json::Value& from = first.Find(data)->attrs;
+  json::Value attrs = first.Find(coordinate)->attrs;
+  for (std::string_view name : {"units", "calendar"}) {
+    if (const json::Value* v = from.Find(name)) attrs.Set(name, *v);
+  }
+  out.SetText(coordinate + "/.zattrs", attrs.Dump());
+  return OkStatus();
+}
+
 }  // namespace
 
 Result<ReferenceSet> CombineReferenceSets(std::vector<ReferenceSet> inputs,
@@ -299,6 +354,21 @@ Result<ReferenceSet> CombineReferenceSets(std::vector<ReferenceSet> inputs,
     KERCHUNK_ASSIGN_OR_RETURN(PartView view, internal::DescribePart(inputs[i], i));
     parts.push_back(std::move(view));
   }
+  if (internal::NeedsNewDimension(parts[0], options)) {
+    parts.clear();
+    KERCHUNK_ASSIGN_OR_RETURN(
+        ReferenceSet out, internal::CombineAlongNewDimension(std::move(inputs), options, warnings));
+    if (warnings_out) warnings_out->insert(warnings_out->end(), warnings.begin(), warnings.end());
+    return out;
+  }
+  if (internal::HasStringCoordinate(parts[0], options.concat_dim)) {
+    parts.clear();
+    KERCHUNK_ASSIGN_OR_RETURN(ReferenceSet out, internal::CombineAlongStringCoordinate(
+                                                    std::move(inputs), options, warnings));
+    if (warnings_out) warnings_out->insert(warnings_out->end(), warnings.begin(), warnings.end());
+    return out;
+  }
+  KERCHUNK_RETURN_IF_ERROR(CheckCoordinateSource(parts[0], options));
   Plan plan;
   KERCHUNK_ASSIGN_OR_RETURN(plan.variables, internal::PlanVariables(parts[0], options));
   bool any_concatenated = false;
@@ -309,6 +379,13 @@ Result<ReferenceSet> CombineReferenceSets(std::vector<ReferenceSet> inputs,
   if (plan.coordinate) {
     plan.bounds = internal::FindBoundsPlan(parts[0], plan.coordinate->path, plan.variables);
     for (VariablePlan& v : plan.variables) v.rebuildable = &v == plan.bounds;
+  }
+  if (const std::string* data = DataSource(options)) {
+    for (VariablePlan& v : plan.variables) {
+      if (v.path != *data) continue;
+      v.rebuildable = true;
+      plan.data = &v;
+    }
   }
   if (!any_concatenated) {
     return InvalidArgumentError("combine: no variable of {} has the dimension \"{}\"",
@@ -328,11 +405,15 @@ Result<ReferenceSet> CombineReferenceSets(std::vector<ReferenceSet> inputs,
   }
   for (const VariablePlan& v : plan.variables) {
     if (v.role != VariableRole::kConcatenated || (&v == plan.bounds && bounds)) continue;
+    if (&v == plan.data) continue;
     KERCHUNK_RETURN_IF_ERROR(internal::CheckChunkAlignment(
         parts, placement, v.path, options.concat_dim, parts[0].Find(v.path)->meta.chunks[v.axis]));
   }
   KERCHUNK_ASSIGN_OR_RETURN(
       ReferenceSet out, BuildOutput(inputs, parts, plan, placement, bounds ? &*bounds : nullptr));
+  if (const std::string* data = DataSource(options); data && plan.coordinate) {
+    KERCHUNK_RETURN_IF_ERROR(TakeTimeAttributes(out, parts[0], *data, plan.coordinate->path));
+  }
   if (warnings_out) {
     warnings_out->insert(warnings_out->end(), warnings.begin(), warnings.end());
   }

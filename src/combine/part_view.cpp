@@ -112,6 +112,7 @@ Result<PartView> DescribePart(const ReferenceSet& part, size_t index) {
   view.index = index;
   view.label = PartLabel(part, index);
   view.refs = &part;
+  KERCHUNK_ASSIGN_OR_RETURN(view.global_attrs, ParseAttrs(part, "").Annotate(view.label));
   for (const Entry& e : part.entries) {
     auto path = ZarrayKeyArrayPath(e.key);
     if (!path) continue;

@@ -30,6 +30,7 @@ struct PartView {
   size_t index = 0;
   std::string label;  ///< "part 3 (data/x.nc)": how errors name the part
   const ReferenceSet* refs = nullptr;
+  json::Value global_attrs;  ///< the root .zattrs document (an empty object when absent)
   std::map<std::string, PartVariable, std::less<>> variables;
 
   const PartVariable* Find(std::string_view path) const;

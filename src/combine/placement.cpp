@@ -4,6 +4,8 @@
 #include <cmath>
 #include <numeric>
 
+#include "combine/overlap.h"
+
 namespace kerchunk::internal {
 namespace {
 
@@ -60,34 +62,12 @@ std::string Holder(const std::vector<PartView>& parts,
   return "another part";
 }
 
-void WarnAboutOverlaps(const std::vector<PartView>& parts, const Placement& placement,
-                       const std::vector<size_t>& by_start, std::string_view dim,
-                       std::vector<std::string>& warnings) {
-  size_t reach_part = SIZE_MAX;  // the part reaching furthest so far
-  uint64_t reach = 0;
-  for (size_t p : by_start) {
-    if (placement.length[p] == 0) continue;
-    uint64_t start = placement.start[p], end = start + placement.length[p];
-    if (reach_part != SIZE_MAX && start < reach) {
-      size_t later = std::max(p, reach_part), earlier = std::min(p, reach_part);
-      uint64_t shared = std::min(reach, end) - start;
-      warnings.push_back(fmt::format(
-          "{} and {} overlap at {} position{} of \"{}\"; the later input ({}) is used there",
-          parts[earlier].label, parts[later].label, shared, shared == 1 ? "" : "s", dim,
-          parts[later].label));
-    }
-    if (end > reach) {
-      reach = end;
-      reach_part = p;
-    }
-  }
-}
-
 }  // namespace
 
 Result<Placement> PlaceByCoordinate(const std::vector<PartView>& parts,
                                     std::vector<std::vector<CoordinateValue>> values,
-                                    std::string_view dim, std::vector<std::string>& warnings) {
+                                    std::string_view dim, OnOverlap on_overlap,
+                                    std::vector<std::string>& warnings) {
   for (size_t p = 0; p < parts.size(); ++p) {
     KERCHUNK_RETURN_IF_ERROR(CheckIncreasing(parts[p], values[p], dim));
   }
@@ -119,7 +99,7 @@ Result<Placement> PlaceByCoordinate(const std::vector<PartView>& parts,
       }
     }
   }
-  WarnAboutOverlaps(parts, out, by_start, dim, warnings);
+  KERCHUNK_RETURN_IF_ERROR(ResolveOverlaps(parts, out, by_start, dim, on_overlap, warnings));
   return out;
 }
 

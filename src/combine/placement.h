@@ -17,15 +17,20 @@ struct Placement {
   std::vector<uint64_t> start;          ///< per part (input order): first position
   std::vector<uint64_t> length;         ///< per part: number of positions it covers
   std::vector<CoordinateValue> values;  ///< the combined coordinate; empty without one
+  /// Where parts overlap, the earlier part's references win (OnOverlap::kEarlier); otherwise
+  /// the later part's.
+  bool earlier_wins = false;
 };
 
 /// Places parts by their coordinate values (already in the first part's units). Each part's
 /// values must be strictly increasing and form a contiguous run of the sorted union (values of
-/// one part may not fall between values of another). Overlaps add a warning naming the parts.
-/// Errors name the part and the offending values.
+/// one part may not fall between values of another). Overlaps are handled as `on_overlap` says
+/// (combine.h): warnings or an error naming both parts. Errors name the part and the offending
+/// values.
 Result<Placement> PlaceByCoordinate(const std::vector<PartView>& parts,
                                     std::vector<std::vector<CoordinateValue>> values,
-                                    std::string_view dim, std::vector<std::string>& warnings);
+                                    std::string_view dim, OnOverlap on_overlap,
+                                    std::vector<std::string>& warnings);
 
 /// Places parts one after another in input order (used when the concat dimension has no
 /// coordinate variable).

@@ -114,13 +114,14 @@ Result<std::optional<std::vector<CoordinateValue>>> ConvertBounds(
     }
   });
   for (const Status& s : errors) KERCHUNK_RETURN_IF_ERROR(s);
-  // Rows of the combined array; later parts overwrite earlier ones where they overlap, as
-  // their chunk references do.
+  // Rows of the combined array; where parts overlap, the winner's rows, as for their chunk
+  // references (the later part, or the earlier with placement.earlier_wins).
   const std::vector<uint64_t>& shape = parts[0].Find(bounds.path)->meta.shape;
   uint64_t row = 1;
   for (size_t d = 1; d < shape.size(); ++d) row *= shape[d];
   std::vector<CoordinateValue> combined(placement.total * row);
-  for (size_t p = 0; p < parts.size(); ++p) {
+  for (size_t i = 0; i < parts.size(); ++i) {
+    size_t p = placement.earlier_wins ? parts.size() - 1 - i : i;
     std::copy(values[p].begin(), values[p].end(),
               combined.begin() + static_cast<std::ptrdiff_t>(placement.start[p] * row));
   }

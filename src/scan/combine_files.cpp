@@ -125,7 +125,7 @@ Result<RunSummary> RunCombineFiles(const CombineFilesOptions& options,
   if (parts.size() == 1) {
     combined = std::move(parts.front());
   } else {
-    summary.concat_dim = options.combine.concat_dim.empty() ? "time" : options.combine.concat_dim;
+    summary.concat_dim = internal::ConcatDimsText(options.combine);
     KERCHUNK_ASSIGN_OR_RETURN(
         combined, internal::CombineParts(std::move(parts), options.combine, ReadThrough(to_path),
                                          options.threads, summary.warnings));

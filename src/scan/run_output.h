@@ -39,6 +39,10 @@ Result<ReferenceSet> CombineParts(std::vector<ReferenceSet> parts,
                                   const CombineWriteOptions& options, UrlToPath url_to_path,
                                   unsigned threads, std::vector<std::string>& warnings);
 
+/// "member,time": the concat dimensions (outer first; concat_dim "time" when empty), as the
+/// summary reports them.
+std::string ConcatDimsText(const CombineWriteOptions& options);
+
 /// Per-file warnings grouped by message, so that a series of similar files reports each
 /// problem once instead of once per file.
 class GroupedWarnings {

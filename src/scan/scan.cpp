@@ -30,6 +30,11 @@ Status CheckOptions(const ScanOptions& options) {
         "--shard needs --concat-dim: every shard and the final `kerchunk combine` must "
         "concatenate along the same dimension, which a shard cannot infer from the others");
   }
+  if (options.shard && !options.combine.outer_dims.empty()) {
+    return UnsupportedError(
+        "--shard with several --concat-dim: a shard may hold part of one member's files, and "
+        "combine cannot merge such parts yet; shard with one --concat-dim");
+  }
   return OkStatus();
 }
 
@@ -179,7 +184,7 @@ Result<ReferenceSet> Assemble(Collected collected, const std::vector<NamedFile>&
     combine_options.concat_dim =
         collected.first_unlimited_dim.empty() ? "time" : collected.first_unlimited_dim;
   }
-  summary.concat_dim = combine_options.concat_dim;
+  summary.concat_dim = internal::ConcatDimsText(combine_options);
   std::vector<std::string> warnings;
   KERCHUNK_ASSIGN_OR_RETURN(ReferenceSet combined,
                             internal::CombineParts(std::move(collected.parts), combine_options,

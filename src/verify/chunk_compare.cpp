@@ -7,6 +7,7 @@
 #include "verify/cf_compare.h"
 #include "verify/chunk_region.h"
 #include "verify/chunk_source.h"
+#include "verify/leading_dims.h"
 
 namespace kerchunk::verify::internal {
 namespace {
@@ -166,7 +167,8 @@ void CompareWithSource(const ReferenceSet& refs, const ArrayInfo& info, const In
   Status status =
       !coordinate.ok()
           ? coordinate.status()
-          : sources.With(url, info.path, [&](SourceDataset& ds) -> Status {
+          : sources.With(url, info.path, [&](SourceDataset& file) -> Status {
+              LeadingDimsDataset ds(file, geometry.leading);
               KERCHUNK_ASSIGN_OR_RETURN(CfDecoding own, OwnDecoding(ds, *coordinate));
               const bool range = array.urls()[i] <= ArrayRefs::kMaxUrlId &&
                                  array.lengths()[i] != ArrayRefs::kWholeFileLength;

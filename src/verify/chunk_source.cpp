@@ -5,6 +5,7 @@
 #include <map>
 
 #include "verify/chunk_region.h"
+#include "verify/leading_dims.h"
 
 namespace kerchunk::verify::internal {
 namespace {
@@ -87,9 +88,14 @@ std::vector<UrlGroup> GroupByUrl(const ArrayRefs& array) {
 FileGeometry DescribeFile(const ArrayInfo& info, const UrlGroup& group, bool only_url, bool source,
                           SourceFiles& sources, const UrlTable& urls, CaseLog& log) {
   FileGeometry g;
-  g.error = sources.With(group.url, info.path, [&](SourceDataset& ds) -> Status {
-    g.fletcher32 = ds.fletcher32();
+  g.error = sources.With(group.url, info.path, [&](SourceDataset& file) -> Status {
+    g.fletcher32 = file.fletcher32();
     if (!source) return OkStatus();
+    Result<size_t> leading = LeadingDims(file.shape().size(), info.grid->chunks());
+    if (!leading.ok())
+      return DataLossError("{} has {}", file.Describe(), leading.status().message());
+    g.leading = *leading;
+    LeadingDimsDataset ds(file, g.leading);  // members of a new dimension: see leading_dims.h
     g.file_shape = ds.shape();
     if (g.file_shape.size() != info.grid->rank()) {
       return DataLossError("{} has rank {}, the zarr array {}", ds.Describe(), g.file_shape.size(),

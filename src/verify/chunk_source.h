@@ -22,7 +22,11 @@ struct FileGeometry {
   /// Element offset of the file's dataset inside the zarr array (non-zero along the dimension
   /// a combined index concatenates files on).
   std::vector<uint64_t> origin;
+  /// The file's dataset with `leading` dimensions of length 1 in front (leading_dims.h).
   std::vector<uint64_t> file_shape;
+  /// Leading dimensions of the zarr array the file's dataset lacks (a combine along a new
+  /// dimension added them, with chunk extent 1).
+  size_t leading = 0;
 };
 
 /// What the index says about decoding an array, worked out once per array for --source: its CF

@@ -2,11 +2,13 @@
 // what `kerchunk scan` writes (single files and combined series) and read back exactly what
 // netCDF4 reads from the original files (read_back.py does the comparison). Skips when
 // /usr/bin/python3 lacks one of those modules.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <filesystem>
 #include <sstream>
+#include <tuple>
 
 #include "../scan/cli_testing.h"
 #include "kerchunk/util/file_io.h"
@@ -133,6 +135,85 @@ TEST_F(GeneratedClientTest, CombinedSeriesWithConvertedTimeBounds) {
     auto paths = testing::WritePackedSeries(dir_.path(), spec);
     ASSERT_TRUE(paths.ok()) << paths.status().message();
     ScanAndReadBack(*paths, "time");
+  }
+}
+
+// An ensemble combined along a new dimension: each member, read through fsspec + zarr + xarray
+// as ds.isel(member=i), equals netCDF4's reading of its own files, and "member" holds each
+// file's variant_label. `files` is member-major, `per_member` files each.
+void ScanEnsembleAndReadBack(const std::vector<std::string>& files, int per_member,
+                             const std::string& scan_options) {
+  testing::TempDir dir;
+  std::string refs = dir / "ens.json";
+  std::string quoted_files;
+  for (const auto& f : files) quoted_files += " " + ShellQuote(f);
+  auto scan = testing::RunKerchunk("scan -q" + quoted_files + " " + scan_options + " -o " +
+                                   ShellQuote(refs));
+  ASSERT_EQ(scan.exit_code, 0) << scan.err;
+  auto read = testing::RunCommand("/usr/bin/python3 " + ShellQuote(KERCHUNK_READ_BACK_PY) + " " +
+                                  ShellQuote(refs) + quoted_files +
+                                  " --new-dim member --member-attr variant_label --per-member " +
+                                  std::to_string(per_member));
+  if (read.exit_code == kPythonSkips) GTEST_SKIP() << read.out;
+  EXPECT_EQ(read.exit_code, 0) << read.out << read.err;
+  std::printf("%s", read.out.c_str());
+}
+
+std::vector<std::string> WriteEnsemble(const fs::path& dir, int members, int files) {
+  std::vector<std::string> all;
+  for (int m = 0; m < members; ++m) {
+    testing::SeriesSpec spec;
+    spec.prefix = fmt::format("tas_r{}i1p1f1", m + 1);
+    spec.files = files;
+    spec.member = m;
+    spec.variant_label = true;
+    auto paths = testing::WriteSeries(dir, spec);
+    EXPECT_TRUE(paths.ok()) << paths.status().message();
+    if (paths.ok()) all.insert(all.end(), paths->begin(), paths->end());
+  }
+  return all;
+}
+
+TEST_F(GeneratedClientTest, EnsembleAlongANewMemberDimension) {
+  auto files = WriteEnsemble(dir_.path(), 4, 1);
+  ScanEnsembleAndReadBack(files, 1, "--concat-dim member --coord member=attr:variant_label");
+  ScanEnsembleAndReadBack(files, 1, "--concat-dim member --coord 'member=path:_(r[0-9]i1p1f1)_'");
+}
+
+TEST_F(GeneratedClientTest, EnsembleOfTimeSeries) {
+  auto files = WriteEnsemble(dir_.path(), 2, 3);
+  ScanEnsembleAndReadBack(
+      files, 3, "--concat-dim member --concat-dim time --coord member=attr:variant_label");
+}
+
+// Two runs sharing a boundary step, read back against netCDF4's reading of the files with the
+// shared step taken from the file --on-overlap names (later by default, earlier when asked).
+// The same files with the shared step taken from the other file must not compare equal: the
+// two files hold different values there.
+TEST_F(GeneratedClientTest, PartialOverlapFollowsOnOverlap) {
+  testing::SeriesSpec a;
+  a.prefix = "run";
+  a.files = 1;
+  testing::SeriesSpec b = a;
+  b.first_file = 1;
+  b.time_shift = -1;
+  std::vector<std::string> files = Series(a);
+  std::vector<std::string> more = Series(b);
+  files.insert(files.end(), more.begin(), more.end());
+  std::string quoted;
+  for (const auto& f : files) quoted += " " + ShellQuote(f);
+  for (const auto& [option, keep, other] :
+       {std::tuple{"", "last", "first"}, std::tuple{"--on-overlap earlier", "first", "last"}}) {
+    std::string refs = dir_ / "overlap.json";
+    auto scan = testing::RunKerchunk("scan -q" + quoted + " " + option + " -o " + ShellQuote(refs));
+    ASSERT_EQ(scan.exit_code, 0) << scan.err;
+    std::string read_back = "/usr/bin/python3 " + ShellQuote(KERCHUNK_READ_BACK_PY) + " " +
+                            ShellQuote(refs) + quoted + " --concat-dim time --keep ";
+    auto read = testing::RunCommand(read_back + keep);
+    if (read.exit_code == kPythonSkips) GTEST_SKIP() << read.out;
+    EXPECT_EQ(read.exit_code, 0) << option << ": " << read.out << read.err;
+    auto wrong = testing::RunCommand(read_back + other);
+    EXPECT_EQ(wrong.exit_code, 1) << option << ": " << wrong.out << wrong.err;
   }
 }
 

@@ -3,6 +3,7 @@
 xarray) and compares every variable with what netCDF4 reads from the original files.
 
     read_back.py REFS.json ORIGINAL [ORIGINAL...] [--concat-dim DIM]
+                 [--new-dim NAME [--per-member K] [--member-attr ATTR]] [--keep first|last]
 
 One original: xr.open_dataset(original). Several: xr.open_mfdataset concatenated along DIM, with
 variables lacking DIM taken from the first file (what `kerchunk combine` does). Both sides are
@@ -11,6 +12,15 @@ decoded with xr.decode_cf(decode_times=False) (masking and scaling) and compared
 Compared: variable names, dimensions, dtypes (ignoring byte order), values (NaN equal to NaN),
 variable and global attributes. Prints one line per difference and "OK <n> variables" at the
 end; exit status 0 when equal, 1 when not, 77 when a Python module is missing.
+
+With --new-dim (an ensemble combined along a dimension the files do not have), the originals
+are taken K at a time (default 1), member after member in the order of NAME, and each member
+ds.isel(NAME=i) of the references is compared with its own files as above; its global
+attributes come from the first file, so they are compared for member 0 only. --member-attr
+checks that NAME's values are each member's first file's global attribute ATTR.
+
+With --keep, originals that overlap along DIM are concatenated and then de-duplicated along it,
+keeping the first or last file's step (what --on-overlap earlier / later promise).
 """
 import sys
 
@@ -76,10 +86,23 @@ def open_references(path, decode_cf=False):
     )
 
 
+KEEP = None  # --keep: "first" or "last" step of overlapping originals
+
+
 def open_originals(paths, concat_dim, decode_cf, decode_times=False):
     kwargs = dict(decode_cf=decode_cf, decode_times=decode_times, mask_and_scale=decode_cf)
     if len(paths) == 1:
         return xr.open_dataset(paths[0], **kwargs)
+    if KEEP:
+        ds = xr.concat(
+            [xr.open_dataset(p, **kwargs) for p in paths],
+            dim=concat_dim,
+            data_vars="minimal",
+            coords="minimal",
+            compat="override",
+            join="override",
+        )
+        return ds.drop_duplicates(concat_dim, keep=KEEP)
     return xr.open_mfdataset(
         paths,
         combine="nested",
@@ -197,7 +220,7 @@ def time_variables(ds, concat_dim):
     return names
 
 
-def compare(refs, originals, concat_dim):
+def compare(refs, originals, concat_dim, select=None):
     """Raw values first, then both sides decoded by xarray's CF decoder (masking, scaling).
 
     Files of a series may count time in different units ("days since 1850" in one, "days since
@@ -207,6 +230,8 @@ def compare(refs, originals, concat_dim):
     notes = []
     ours = open_references(refs, decode_cf=False)
     theirs = open_originals(originals, concat_dim, decode_cf=False)
+    if select is not None:
+        ours = select(ours, theirs)
     default_fill_allowance(ours, theirs, notes)
     as_dates = time_variables(theirs, concat_dim) if len(originals) > 1 else set()
     raw_ours, raw_theirs = ours.drop_vars(as_dates), theirs.drop_vars(as_dates)
@@ -231,12 +256,47 @@ def compare(refs, originals, concat_dim):
     return notes, problems, count
 
 
+def compare_members(refs, originals, concat_dim, new_dim, per_member, member_attr):
+    """Each member of the combined references against its own files."""
+    ours = open_references(refs, decode_cf=False)
+    groups = [originals[i : i + per_member] for i in range(0, len(originals), per_member)]
+    if ours.sizes.get(new_dim) != len(groups):
+        return [], [f"dimension {new_dim}: {ours.sizes.get(new_dim)} members, expected {len(groups)}"], 0
+    notes, problems, count = [], [], 0
+    for i, files in enumerate(groups):
+        if member_attr:
+            expected = netCDF4.Dataset(files[0]).getncattr(member_attr)
+            if ours[new_dim].values[i] != expected:
+                problems.append(f"{new_dim}[{i}] is {ours[new_dim].values[i]!r}, expected {expected!r}")
+
+        def select(ds, theirs, i=i):
+            member = ds.isel({new_dim: i}, drop=True)
+            if i > 0:
+                member.attrs = dict(theirs.attrs)  # global attributes are the first file's
+            return member
+
+        n, p, c = compare(refs, files, concat_dim, select)
+        notes += n
+        problems += [f"member {i}: {x}" for x in p]
+        count += c
+    notes.append(f"note: compared {len(groups)} members of {new_dim}")
+    return notes, problems, count
+
+
+def take_option(argv, name, default=None):
+    if name not in argv:
+        return argv, default
+    i = argv.index(name)
+    return argv[:i] + argv[i + 2 :], argv[i + 1]
+
+
 def main(argv):
-    concat_dim = "time"
-    if "--concat-dim" in argv:
-        i = argv.index("--concat-dim")
-        concat_dim = argv[i + 1]
-        argv = argv[:i] + argv[i + 2 :]
+    argv, concat_dim = take_option(argv, "--concat-dim", "time")
+    argv, new_dim = take_option(argv, "--new-dim")
+    argv, per_member = take_option(argv, "--per-member", "1")
+    argv, member_attr = take_option(argv, "--member-attr")
+    global KEEP
+    argv, KEEP = take_option(argv, "--keep")
     if len(argv) < 3:
         print(__doc__)
         return 2
@@ -245,7 +305,12 @@ def main(argv):
         print(f"note: fsspec {fsspec.__version__} raises KeyError for missing chunk keys; "
               "applying the fix of fsspec 2023.12 (issue #1435) for this run")
         apply_missing_key_fix()
-    notes, problems, count = compare(refs, originals, concat_dim)
+    if new_dim:
+        notes, problems, count = compare_members(
+            refs, originals, concat_dim, new_dim, int(per_member), member_attr
+        )
+    else:
+        notes, problems, count = compare(refs, originals, concat_dim)
     for line in notes + problems:
         print(line)
     if problems:

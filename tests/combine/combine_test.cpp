@@ -106,14 +106,78 @@ TEST(CombineTest, OverlapTakesTheLaterInput) {
   EXPECT_EQ(TasChunk(*reversed, 3), (std::pair<std::string, uint64_t>{"a.nc", 1048}));
 }
 
-// Like padocc's 3DAgg set: four files per time value; the last of each group wins.
-TEST(CombineTest, DuplicateValuesCollapse) {
+// Like padocc's 3DAgg set: four files per time value. Each file's positions are all in another
+// file (a complete overlap): by default an error naming both, since a whole file would vanish.
+TEST(CombineTest, CompleteOverlapIsAnErrorByDefault) {
   auto r =
       Combine({Spec("f0.nc", {0}), Spec("f1.nc", {0}), Spec("f2.nc", {1}), Spec("f3.nc", {1})});
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().code(), StatusCode::kInvalidArgument);
+  EXPECT_THAT(r.status().message(), HasSubstr("part 0 (f0.nc) adds nothing along \"time\""));
+  EXPECT_THAT(r.status().message(), HasSubstr("also in part 1 (f1.nc)"));
+  EXPECT_THAT(r.status().message(), HasSubstr("--on-overlap later or earlier"));
+}
+
+// --on-overlap later keeps MultiZarrToZarr's rule (the last of each group wins), earlier the
+// first; both warn once per overlapping pair.
+TEST(CombineTest, DuplicateValuesCollapseAsOnOverlapSays) {
+  std::vector<PartSpec> specs = {Spec("f0.nc", {0}), Spec("f1.nc", {0}), Spec("f2.nc", {1}),
+                                 Spec("f3.nc", {1})};
+  CombineOptions later;
+  later.on_overlap = OnOverlap::kLater;
+  std::vector<std::string> warnings;
+  auto r = Combine(specs, later, &warnings);
   ASSERT_TRUE(r.ok()) << r.status().ToString();
   EXPECT_THAT(CoordinateValues(*r), ElementsAre(0, 1));
   EXPECT_EQ(TasChunk(*r, 0).first, "f1.nc");
   EXPECT_EQ(TasChunk(*r, 1).first, "f3.nc");
+  EXPECT_EQ(warnings.size(), 2u);
+
+  CombineOptions earlier;
+  earlier.on_overlap = OnOverlap::kEarlier;
+  warnings.clear();
+  auto e = Combine(specs, earlier, &warnings);
+  ASSERT_TRUE(e.ok()) << e.status().ToString();
+  EXPECT_EQ(TasChunk(*e, 0).first, "f0.nc");
+  EXPECT_EQ(TasChunk(*e, 1).first, "f2.nc");
+  ASSERT_EQ(warnings.size(), 2u);
+  EXPECT_THAT(warnings[0], HasSubstr("the earlier input (part 0 (f0.nc)) is used there"));
+}
+
+// A partial overlap (a shared boundary step) follows the later input by default, the earlier
+// with --on-overlap earlier, and is refused with --on-overlap error.
+TEST(CombineTest, PartialOverlapFollowsOnOverlap) {
+  std::vector<PartSpec> specs = {Spec("a.nc", {0, 1, 2, 3}), Spec("b.nc", {3, 4, 5})};
+  CombineOptions earlier;
+  earlier.on_overlap = OnOverlap::kEarlier;
+  auto e = Combine(specs, earlier);
+  ASSERT_TRUE(e.ok()) << e.status().ToString();
+  EXPECT_EQ(TasChunk(*e, 3), (std::pair<std::string, uint64_t>{"a.nc", 1048}));
+  EXPECT_EQ(TasChunk(*e, 4), (std::pair<std::string, uint64_t>{"b.nc", 1016}));
+
+  CombineOptions error;
+  error.on_overlap = OnOverlap::kError;
+  auto refused = Combine(specs, error);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_THAT(refused.status().message(),
+              HasSubstr("part 0 (a.nc) and part 1 (b.nc) overlap at 1 position of \"time\""));
+}
+
+// Members of an ensemble scanned without their dimension overlap completely; the error says
+// which attribute tells them apart and how to use it.
+TEST(CombineTest, CompleteOverlapHintsAtTheMemberAttribute) {
+  std::vector<ReferenceSet> parts;
+  for (const char* member : {"r1i1p1f1", "r2i1p1f1"}) {
+    ReferenceSet part = MakePart(Spec(std::string(member) + ".nc", {0, 1}));
+    part.SetText(".zattrs", fmt::format(R"({{"variant_label":"{}"}})", member));
+    parts.push_back(std::move(part));
+  }
+  auto r = CombineReferenceSets(std::move(parts), {});
+  ASSERT_FALSE(r.ok());
+  EXPECT_THAT(r.status().message(),
+              HasSubstr("they differ in the global attribute \"variant_label\" (\"r1i1p1f1\" and "
+                        "\"r2i1p1f1\"): to keep both, concatenate along a new dimension with "
+                        "--concat-dim member --coord member=attr:variant_label"));
 }
 
 TEST(CombineTest, GapsInValuesAreNotPositions) {

@@ -102,6 +102,8 @@ struct Series {
   std::string concat_dim;
   std::string identical_dims;  // comma-separated, may be empty
   std::string refusal;         // part of the error of a series that cannot be combined
+  // Files that overlap completely: refused by default, combined with --on-overlap later.
+  bool overlaps_completely = false;
 };
 
 void PrintTo(const Series& s, std::ostream* os) { *os << s.folder; }
@@ -119,11 +121,14 @@ const Series kSeries[] = {
     {"nc4_cmip6_siconc_MPI-ESM1-2-HR_mon_33files", "time",
      "i,j,latitude,longitude,type,vertices_latitude,vertices_longitude"},
     {"nc4_contiguous_padocc_1DAgg_8files", "time", "lat,lon,height,lat_projection"},
-    {"nc4_contiguous_padocc_3DAgg_time+lat+lon_8files", "time", "lat,lon,height,lat_projection"},
+    // Four files per time value (split along lat and lon).
+    {"nc4_contiguous_padocc_3DAgg_time+lat+lon_8files", "time", "lat,lon,height,lat_projection", "",
+     true},
     {"nc4_contiguous_padocc_rain_5files", "time", "latitude,longitude"},
     {"nc4_cordex_pr_NAM-22_day_2files", "time", "lat,lon,rlat,rlon,rotated_pole"},
     {"nc4_hidefix_jan_feb", "time", "", "cannot be combined without rechunking"},
-    {"nc4_opendrift_Nordic_ROMS_3days", "ocean_time", ""},
+    // The COMBINED_reference file covers the three day files' times.
+    {"nc4_opendrift_Nordic_ROMS_3days", "ocean_time", "", "", true},
 };
 
 class SeriesShardTest : public ::testing::TestWithParam<Series> {};
@@ -136,6 +141,13 @@ TEST_P(SeriesShardTest, ShardsCombineToTheFullScan) {
   testing::TempDir dir;
   std::string options = " -q --concat-dim " + series.concat_dim;
   if (!series.identical_dims.empty()) options += " --identical-dims " + series.identical_dims;
+  if (series.overlaps_completely) {
+    auto refused = RunKerchunk("scan " + folder + options + " -o " + ShellQuote(dir / "x.json"));
+    EXPECT_EQ(refused.exit_code, 2) << refused.err;
+    EXPECT_THAT(refused.err, ::testing::HasSubstr("adds nothing along"));
+    EXPECT_FALSE(fs::exists(dir / "x.json"));
+    options += " --on-overlap later";
+  }
   auto full = RunKerchunk("scan " + folder + options + " -o " + ShellQuote(dir / "full.json"));
   const int n = 3;
   std::vector<testing::CommandResult> parts;

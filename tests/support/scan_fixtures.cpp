@@ -18,7 +18,7 @@ Status Nc(int rc, std::string_view what) {
 
 struct SeriesIds {
   int ncid = -1;
-  int time = -1, lat = -1, lon = -1, crs = -1, tas = -1, pr = -1;
+  int time = -1, lat = -1, lon = -1, crs = -1, tas = -1, pr = -1, time_centered = -1;
 };
 
 Status PutText(int ncid, int varid, const char* name, const std::string& text) {
@@ -35,6 +35,12 @@ Status DefineCoordinates(const SeriesSpec& spec, SeriesIds& ids, int dims[3]) {
       Nc(nc_def_var(ncid, spec.time_dim.c_str(), NC_DOUBLE, 1, &dims[0], &ids.time), "time"));
   KERCHUNK_RETURN_IF_ERROR(PutText(ncid, ids.time, "units", "days since 2000-01-01"));
   KERCHUNK_RETURN_IF_ERROR(PutText(ncid, ids.time, "calendar", "standard"));
+  if (spec.nemo_time) {
+    KERCHUNK_RETURN_IF_ERROR(Nc(
+        nc_def_var(ncid, "time_centered", NC_DOUBLE, 1, &dims[0], &ids.time_centered), "time_c"));
+    KERCHUNK_RETURN_IF_ERROR(PutText(ncid, ids.time_centered, "units", "days since 2000-01-01"));
+    KERCHUNK_RETURN_IF_ERROR(PutText(ncid, ids.time_centered, "calendar", "standard"));
+  }
   KERCHUNK_RETURN_IF_ERROR(Nc(nc_def_var(ncid, "lat", NC_FLOAT, 1, &dims[1], &ids.lat), "lat"));
   KERCHUNK_RETURN_IF_ERROR(PutText(ncid, ids.lat, "units", "degrees_north"));
   KERCHUNK_RETURN_IF_ERROR(Nc(nc_def_var(ncid, "lon", NC_FLOAT, 1, &dims[2], &ids.lon), "lon"));
@@ -64,26 +70,38 @@ Status DefineData(const SeriesSpec& spec, SeriesIds& ids, const int dims[3]) {
     }
   }
   KERCHUNK_RETURN_IF_ERROR(PutText(ncid, NC_GLOBAL, "title", "kerchunk scan test series"));
+  if (spec.variant_label) {
+    KERCHUNK_RETURN_IF_ERROR(
+        PutText(ncid, NC_GLOBAL, "variant_label", fmt::format("r{}i1p1f1", spec.member + 1)));
+  }
   return PutText(ncid, NC_GLOBAL, "Conventions", "CF-1.8");
 }
 
 Status WriteCoordinates(const SeriesSpec& spec, const SeriesIds& ids, int file) {
-  std::vector<double> time(spec.times);
-  for (int t = 0; t < spec.times; ++t) time[t] = file * spec.times + t + 0.5;
+  std::vector<double> time(spec.times), counter(spec.times);
+  for (int t = 0; t < spec.times; ++t) {
+    time[t] = file * spec.times + t + 0.5 + spec.time_shift;
+    counter[t] = t;
+  }
   std::vector<float> lat(spec.lat), lon(spec.lon);
   for (int i = 0; i < spec.lat; ++i) lat[i] = -60.0f + 20.0f * static_cast<float>(i);
   for (int i = 0; i < spec.lon; ++i) lon[i] = 10.0f * static_cast<float>(i);
   const size_t start = 0, count = static_cast<size_t>(spec.times);
-  KERCHUNK_RETURN_IF_ERROR(
-      Nc(nc_put_vara_double(ids.ncid, ids.time, &start, &count, time.data()), "write time"));
+  KERCHUNK_RETURN_IF_ERROR(Nc(nc_put_vara_double(ids.ncid, ids.time, &start, &count,
+                                                 spec.nemo_time ? counter.data() : time.data()),
+                              "write time"));
+  if (spec.nemo_time) {
+    KERCHUNK_RETURN_IF_ERROR(Nc(
+        nc_put_vara_double(ids.ncid, ids.time_centered, &start, &count, time.data()), "write tc"));
+  }
   KERCHUNK_RETURN_IF_ERROR(Nc(nc_put_var_float(ids.ncid, ids.lat, lat.data()), "write lat"));
   KERCHUNK_RETURN_IF_ERROR(Nc(nc_put_var_float(ids.ncid, ids.lon, lon.data()), "write lon"));
   int crs = 0;
   return Nc(nc_put_var_int(ids.ncid, ids.crs, &crs), "write crs");
 }
 
-float TasValue(int file, int t, int y, int x) {
-  return 273.0f + static_cast<float>(file * 10 + t) + 0.1f * static_cast<float>(y) +
+float TasValue(int member, int file, int t, int y, int x) {
+  return 273.0f + static_cast<float>(member * 100 + file * 10 + t) + 0.1f * static_cast<float>(y) +
          0.01f * static_cast<float>(x);
 }
 
@@ -95,7 +113,7 @@ Status WriteData(const SeriesSpec& spec, const SeriesIds& ids, int file) {
   for (int t = 0; t < spec.times; ++t)
     for (int y = 0; y < spec.lat; ++y)
       for (int x = 0; x < spec.lon; ++x)
-        tas[(t * spec.lat + y) * spec.lon + x] = TasValue(file, t, y, x);
+        tas[(t * spec.lat + y) * spec.lon + x] = TasValue(spec.member, file, t, y, x);
   const size_t start[3] = {0, 0, 0};
   const size_t count[3] = {static_cast<size_t>(spec.times), static_cast<size_t>(spec.lat),
                            static_cast<size_t>(spec.lon)};
@@ -146,7 +164,7 @@ Result<std::string> WriteSeriesFile(const std::filesystem::path& dir, const Seri
 Result<std::vector<std::string>> WriteSeries(const std::filesystem::path& dir,
                                              const SeriesSpec& spec) {
   std::vector<std::string> paths;
-  for (int file = 0; file < spec.files; ++file) {
+  for (int file = spec.first_file; file < spec.first_file + spec.files; ++file) {
     KERCHUNK_ASSIGN_OR_RETURN(std::string path, WriteSeriesFile(dir, spec, file));
     paths.push_back(std::move(path));
   }

@@ -25,6 +25,17 @@ struct SeriesSpec {
   /// reads as the fill value).
   bool unwritten_chunk = true;
   std::string time_dim = "time";  ///< name of the unlimited dimension and its coordinate
+  /// Ensemble member: added to tas (x 100) so that members differ, and written as the global
+  /// attribute variant_label "r<member+1>i1p1f1" when `variant_label` is set.
+  int member = 0;
+  bool variant_label = false;
+  /// Number of the first file: file k of the set holds times (first_file + k) * times + step
+  /// + 0.5 + time_shift and is named with that number.
+  int first_file = 0;
+  double time_shift = 0;
+  /// NEMO's layout: the coordinate counts 0, 1, ... in every file, and "time_centered(time)"
+  /// holds the real times (in the coordinate's units).
+  bool nemo_time = false;
 };
 
 /// Writes the series into `dir` and returns the paths in order. Every file holds:

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <iosfwd>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -43,11 +44,17 @@ struct CombineWriteOptions {
   /// Concatenation dimension; empty: scan picks the first unlimited dimension of the first
   /// file, else "time" (combine: "time").
   std::string concat_dim;
+  /// Concat dimensions outside concat_dim, outermost first: see CombineOptions::outer_dims.
+  std::vector<std::string> outer_dims;
+  /// Where concat dimensions' values come from: see CombineOptions::coordinates.
+  std::map<std::string, CoordinateSource, std::less<>> coordinates;
   std::vector<std::string> identical_dims;
   bool check_identical = false;
   /// Value attributes (scale_factor, _FillValue, ...) that differ between files: see
   /// CombineOptions::on_attribute_conflict.
   OnAttributeConflict on_attribute_conflict = OnAttributeConflict::kError;
+  /// Files that cover the same positions of the concat dimension: see CombineOptions.
+  OnOverlap on_overlap = OnOverlap::kDefault;
   bool templates = false;  ///< see WriteOptions::templates
 };
 
