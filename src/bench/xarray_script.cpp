@@ -24,9 +24,21 @@ try:
 except Exception as e:  # report any import problem, not only ImportError
     print(json.dumps({"importable": False, "error": "%s: %s" % (type(e).__name__, e)}))
     sys.exit(0)
-from importlib.metadata import version  # Debian's xarray says __version__ "999"
+def package_version(name):
+    """The version, or Debian's package version where the metadata says "999" (bookworm's
+    python3-xarray ships xarray-999.egg-info)."""
+    import subprocess
+    from importlib.metadata import version
 
-versions = ", ".join("%s %s" % (p, version(p)) for p in ("xarray", "zarr", "fsspec"))
+    v = version(name)
+    if v == "999":
+        dpkg = subprocess.run(["dpkg-query", "-W", "-f", "${Version}", "python3-" + name],
+                              capture_output=True, text=True)
+        v = "Debian " + dpkg.stdout if dpkg.returncode == 0 else v
+    return v
+
+
+versions = ", ".join("%s %s" % (p, package_version(p)) for p in ("xarray", "zarr", "fsspec"))
 if config.get("probe"):
     print(json.dumps({"importable": True, "versions": versions}))
     sys.exit(0)
@@ -35,6 +47,16 @@ if config.get("probe"):
 def rss_bytes():
     with open("/proc/self/statm") as f:
         return int(f.read().split()[1]) * resource.getpagesize()
+
+
+def peak_rss_bytes():
+    """VmHWM, this process's own peak. Not getrusage's ru_maxrss: after fork + exec that keeps
+    the parent's peak at the fork (the bench's, hundreds of MB), whatever the child uses."""
+    with open("/proc/self/status") as f:
+        for line in f:
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) * 1024
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
 
 
 def fix_fsspec_missing_keys():
@@ -91,7 +113,7 @@ print(json.dumps({
     "selection": selection,
     "digest": digest,
     "start_rss_bytes": start_rss,
-    "peak_rss_bytes": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024,
+    "peak_rss_bytes": peak_rss_bytes(),
 }))
 )PYTHON";
 
