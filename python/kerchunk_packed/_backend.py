@@ -12,7 +12,7 @@ from ._store import PackedStore, open_store
 
 class KerchunkPackedBackendEntrypoint(BackendEntrypoint):
     description = "Open packed or plain Kerchunk reference indexes through the kerchunk C++ reader"
-    url = "https://github.com/fsspec/kerchunk (reference format); see this toolkit's README"
+    url = "https://fsspec.github.io/kerchunk/spec.html"  # the reference format it reads
 
     open_dataset_parameters = (
         "filename_or_obj",
