@@ -19,6 +19,7 @@ constexpr const char* kBenchExamples = R"(Examples:
   kerchunk bench --synthetic 1000x1000 --refs-only --url-length 120
   kerchunk bench --synthetic 10x1000 --refs-only --scale 1e4,1e5,1e6,1e7 --plot scale.svg
   kerchunk bench 'archive/era5/*.nc' --compare-python ~/src/kerchunk-0.2.2
+  kerchunk bench --synthetic 1000x1000 --xarray-open build/python
   kerchunk bench --each ../shared/data/timeseries/*/ --format json > timeseries.json
   kerchunk bench refs.json
 
@@ -37,6 +38,8 @@ struct BenchCommandState {
   std::string scale;
   std::vector<std::string> compare_python;  // the DIR, when one was given
   bool compare_python_given = false;        // --compare-python, with or without DIR
+  std::vector<std::string> xarray_open;     // the DIR, when one was given
+  bool xarray_open_given = false;           // --xarray-open, with or without DIR
   std::string python = "/usr/bin/python3";
   bool no_compressors = false;
   std::string format = "text";
@@ -60,6 +63,12 @@ Status FinishOptions(BenchCommandState& s) {
     if (!s.compare_python.empty()) python.kerchunk_path = s.compare_python.front();
     python.interpreter = s.python;
     o.python = python;
+  }
+  if (s.xarray_open_given) {
+    bench::XarrayOpenOptions xarray;
+    if (!s.xarray_open.empty()) xarray.package_path = s.xarray_open.front();
+    xarray.interpreter = s.python;
+    o.xarray = xarray;
   }
   o.compressors = !s.no_compressors;
   o.format = s.format == "json" ? bench::OutputFormat::kJson : bench::OutputFormat::kText;
@@ -138,7 +147,12 @@ void AddRunOptions(CLI::App& app, BenchCommandState& s) {
                  "Also time Python kerchunk from this checkout (default: KERCHUNK_PYTHON_PATH)")
       ->expected(0, 1)
       ->option_text("[DIR]");
-  app.add_option("--python", s.python, "Python interpreter for --compare-python")
+  app.add_option("--xarray-open", s.xarray_open,
+                 "Also time xr.open_dataset via fsspec vs kerchunk_packed from this directory "
+                 "(default: KERCHUNK_PACKED_PATH or the installed package)")
+      ->expected(0, 1)
+      ->option_text("[DIR]");
+  app.add_option("--python", s.python, "Python interpreter for --compare-python and --xarray-open")
       ->option_text("EXE");
   app.add_option("--python-repeat", o.python_repeat,
                  "Runs of Python kerchunk; medians are reported (default 1)")
@@ -162,6 +176,7 @@ std::function<int()> SetUpBench(CLI::App& app) {
   AddSyntheticOptions(app, *state);
   return [state, &app] {
     state->compare_python_given = app.count("--compare-python") > 0;
+    state->xarray_open_given = app.count("--xarray-open") > 0;
     if (Status s = FinishOptions(*state); !s.ok()) return ReportError("bench", s);
     Result<bench::BenchReport> report = bench::RunBench(state->options, std::cout, std::cerr);
     if (!report.ok()) return ReportError("bench", report.status());

@@ -206,6 +206,7 @@ Result<BenchReport> RunBench(const BenchOptions& options, std::ostream& out, std
   KERCHUNK_RETURN_IF_ERROR(internal::ValidateBenchOptions(options));
   // Minutes of C++ steps are thrown away if Python kerchunk turns out missing at the end.
   if (options.python) KERCHUNK_RETURN_IF_ERROR(CheckPythonKerchunk(*options.python));
+  if (options.xarray) KERCHUNK_RETURN_IF_ERROR(CheckXarrayOpen(*options.xarray));
   BenchReport report;
   report.machine = DescribeMachine();
   report.repeat = options.repeat;

@@ -83,6 +83,11 @@ Status ValidateBenchOptions(const BenchOptions& o) {
     return InvalidArgumentError(
         "--compare-python needs data files to scan; drop --refs-only to generate NetCDF files");
   }
+  if (o.xarray && o.synthetic && o.synthetic->refs_only) {
+    return InvalidArgumentError(
+        "--xarray-open reads values through the references; drop --refs-only to generate "
+        "NetCDF files");
+  }
   if (o.synthetic) {
     KERCHUNK_RETURN_IF_ERROR(ValidateNetcdfSeriesOptions(o.synthetic->series));
     if (o.synthetic->url_length != 0 && !o.synthetic->refs_only) {

@@ -1,10 +1,11 @@
-// What the packed index is compared with: the JSON under gzip and zstd, and Python kerchunk's
-// scan of the same files.
+// What the packed index is compared with: the JSON under gzip and zstd, Python kerchunk's
+// scan of the same files, and opening the JSON with xarray through fsspec.
 #include <algorithm>
 
 #include "bench/compressed_size.h"
 #include "bench/set_runner.h"
 #include "kerchunk/json/kerchunk_json.h"
+#include "kerchunk/util/file_io.h"
 
 namespace kerchunk::bench::internal {
 namespace {
@@ -53,6 +54,18 @@ Status MeasureCompressedSizes(const RunContext& ctx, const SetState& state, SetR
     }
     (compressor.argv.front() == "gzip" ? report.sizes.gzip : report.sizes.zstd) = size;
   }
+  return OkStatus();
+}
+
+Status RunXarrayOpenStep(const RunContext& ctx, const SetState& state, SetReport& report) {
+  if (!state.packed) return InternalError("xarray open: the pack step left no packed index");
+  const std::string packed_path = (ctx.dir / "refs.packed.json").string();
+  KERCHUNK_RETURN_IF_ERROR(WriteFileAtomically(packed_path, state.packed->text));
+  ctx.Progress("xarray open: fsspec + zarr, kerchunk_packed on the packed file and the JSON");
+  KERCHUNK_ASSIGN_OR_RETURN(
+      report.xarray_open,
+      RunXarrayOpen(state.json_path, packed_path, (ctx.dir / "xarray-open.config.json").string(),
+                    *ctx.options.xarray));
   return OkStatus();
 }
 

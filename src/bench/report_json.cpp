@@ -55,6 +55,29 @@ Value SizesJson(const Sizes& sizes) {
   return v;
 }
 
+// Ratios over route (a), fsspec: > 1 means that route is faster or smaller.
+Value XarrayOpenJson(const XarrayOpenResult& x) {
+  Value v = Value::MakeObject();
+  v.Set("selection", S(x.selection));
+  v.Set("versions", S(x.versions));
+  Value runs = Value::MakeArray();
+  for (const XarrayOpenRun& r : x.runs) {
+    Value run = Value::MakeObject();
+    run.Set("route", S(r.route));
+    run.Set("open_seconds", D(r.open_seconds));
+    run.Set("select_seconds", D(r.select_seconds));
+    run.Set("start_rss_bytes", U(r.start_rss_bytes));
+    run.Set("peak_rss_bytes", U(r.peak_rss_bytes));
+    const XarrayOpenRun& a = x.runs.front();
+    run.Set("fsspec_over_this_open_time",
+            D(r.open_seconds > 0 ? a.open_seconds / r.open_seconds : 0));
+    run.Set("fsspec_over_this_peak_rss", D(Ratio(a.peak_rss_bytes, r.peak_rss_bytes)));
+    runs.Push(std::move(run));
+  }
+  v.Set("runs", std::move(runs));
+  return v;
+}
+
 Value ComparisonJson(const PythonComparison& c, const SetReport& s) {
   const PythonResult& p = c.python;
   Value v = Value::MakeObject();
@@ -110,6 +133,7 @@ Value SetJson(const SetReport& s) {
   lookup.Set("p99_ns", D(s.lookup.p99_ns));
   v.Set("lookup_latency", std::move(lookup));
   v.Set("python", s.comparison ? ComparisonJson(*s.comparison, s) : Value::Null());
+  v.Set("xarray_open", s.xarray_open ? XarrayOpenJson(*s.xarray_open) : Value::Null());
   Value notes = Value::MakeArray();
   for (const std::string& note : s.notes) notes.Push(S(note));
   v.Set("notes", std::move(notes));

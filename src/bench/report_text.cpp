@@ -89,6 +89,22 @@ std::string PythonTable(const SetReport& s) {
   return text + TextTable(rows);
 }
 
+std::string XarrayTable(const XarrayOpenResult& x) {
+  std::string text = fmt::format("  xarray open ({}), then read {}; each route its own process\n",
+                                 x.versions, x.selection);
+  std::vector<std::vector<std::string>> rows = {
+      {"route", "open", "select", "peak RSS", "RSS after imports", "open vs fsspec"}};
+  for (const XarrayOpenRun& r : x.runs) {
+    rows.push_back({r.route, Duration(r.open_seconds), Duration(r.select_seconds),
+                    Bytes(static_cast<double>(r.peak_rss_bytes)),
+                    Bytes(static_cast<double>(r.start_rss_bytes)),
+                    &r == &x.runs.front()
+                        ? ""
+                        : Ratio(r.open_seconds, x.runs.front().open_seconds, "faster", "slower")});
+  }
+  return text + TextTable(rows);
+}
+
 void WriteSet(const SetReport& s, std::ostream& out) {
   out << fmt::format("kerchunk bench: {} ({})\n", s.name, s.source);
   out << fmt::format(
@@ -105,6 +121,7 @@ void WriteSet(const SetReport& s, std::ostream& out) {
                        Count(s.lookup.keys));
   }
   if (s.comparison) out << "\n" << PythonTable(s);
+  if (s.xarray_open) out << "\n" << XarrayTable(*s.xarray_open);
   for (const std::string& note : s.notes) out << "  note: " << note << "\n";
   out << "\n";
 }

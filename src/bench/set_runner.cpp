@@ -63,6 +63,9 @@ Result<SetReport> RunSet(SetInput input, const RunContext& ctx) {
   if (ctx.options.compressors) {
     KERCHUNK_RETURN_IF_ERROR(MeasureCompressedSizes(ctx, state, report));
   }
+  if (ctx.options.xarray) {
+    KERCHUNK_RETURN_IF_ERROR(RunXarrayOpenStep(ctx, state, report));
+  }
   if (ctx.options.python && !input.data_files.empty()) {
     KERCHUNK_RETURN_IF_ERROR(RunPythonComparison(input, ctx, state, report));
   } else if (ctx.options.python) {

@@ -71,6 +71,10 @@ Status MeasureCompressedSizes(const RunContext& ctx, const SetState& state, SetR
 Status RunPythonComparison(const SetInput& input, const RunContext& ctx, const SetState& state,
                            SetReport& report);
 
+/// xr.open_dataset through fsspec and through kerchunk_packed on the packed file and the JSON
+/// (xarray_open.h); writes the packed file beside the JSON.
+Status RunXarrayOpenStep(const RunContext& ctx, const SetState& state, SetReport& report);
+
 /// All of the above for one set.
 Result<SetReport> RunSet(SetInput input, const RunContext& ctx);
 

@@ -43,6 +43,15 @@ Result<std::unique_ptr<IndexState>> IndexState::Make(PackedContents contents) {
   return state;
 }
 
+Result<std::unique_ptr<IndexState>> IndexState::FromReferences(ReferenceSet refs) {
+  auto state = std::make_unique<IndexState>();
+  state->base = std::move(refs);
+  state->checksum = DigestReferences(state->base);
+  KERCHUNK_RETURN_IF_ERROR(state->IndexGenerators());
+  KERCHUNK_RETURN_IF_ERROR(state->IndexInlineValues());
+  return state;
+}
+
 Status IndexState::IndexGenerators() {
   for (size_t i = 0; i < base.arrays.size(); ++i) array_by_path.emplace(base.arrays[i].path(), i);
   for (size_t i = 0; i < base.entries.size(); ++i) entry_by_key.emplace(base.entries[i].key, i);

@@ -26,6 +26,8 @@ struct IndexState {
 
   /// Builds and cross-checks the state of a parsed file.
   static Result<std::unique_ptr<IndexState>> Make(PackedContents contents);
+  /// The state of a plain reference set: everything in `base`, no generators.
+  static Result<std::unique_ptr<IndexState>> FromReferences(ReferenceSet refs);
 
   /// The array (index into base.arrays) and chunk a key addresses, if it is a canonical
   /// in-grid chunk key: the same rule as the Kerchunk JSON reader's.

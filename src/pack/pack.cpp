@@ -338,6 +338,10 @@ Result<PackedText> Pack(const ReferenceSet& refs, const PackOptions& options) {
   return out;
 }
 
+std::string CompactPackedFile(std::string_view packed_json) {
+  return internal::WrapContainer(packed_json);
+}
+
 Result<PackSummary> PackFile(const std::string& input, const std::string& output,
                              const PackOptions& options) {
   ReferenceSet refs;
@@ -359,7 +363,7 @@ Result<PackSummary> PackFile(const std::string& input, const std::string& output
   if (!options.readable) {
     // The JSON parts' shares, for the summary, scaled to the container's size below.
     packed.summary.text_bytes = packed.text.size();
-    packed.text = internal::WrapContainer(packed.text);
+    packed.text = CompactPackedFile(packed.text);
   }
   KERCHUNK_RETURN_IF_ERROR(WriteFileAtomically(output, packed.text));
   packed.summary.input_bytes = input_bytes;

@@ -31,6 +31,12 @@ Result<PackedIndex> PackedIndex::Parse(std::string_view bytes) {
   return PackedIndex(std::move(state));
 }
 
+Result<PackedIndex> PackedIndex::FromReferences(ReferenceSet refs) {
+  KERCHUNK_ASSIGN_OR_RETURN(std::unique_ptr<IndexState> state,
+                            IndexState::FromReferences(std::move(refs)));
+  return PackedIndex(std::move(state));
+}
+
 Result<PackedIndex> PackedIndex::Open(const std::string& path) {
   // Read rather than mapped: the parser copies the text into a padded buffer anyway, and
   // this also reads pipes ("-" is standard input).
@@ -39,6 +45,7 @@ Result<PackedIndex> PackedIndex::Open(const std::string& path) {
   return Parse(text).Annotate(path == "-" ? "standard input" : path);
 }
 
+std::span<const Entry> PackedIndex::entries() const { return state_->base.entries; }
 const ReferenceDigest& PackedIndex::checksum() const { return state_->checksum; }
 uint64_t PackedIndex::key_count() const { return state_->checksum.keys; }
 size_t PackedIndex::generator_count() const { return state_->generators.size(); }

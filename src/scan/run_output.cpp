@@ -7,10 +7,13 @@
 #include <filesystem>
 
 #include "kerchunk/json/json_value.h"
+#include "kerchunk/pack/pack.h"
 #include "kerchunk/util/file_io.h"
 
 namespace kerchunk::internal {
 namespace {
+
+constexpr std::string_view kPackedSuffix = ".packed.json";
 
 size_t Digits(uint64_t v) { return fmt::formatted_size("{}", v); }
 
@@ -69,6 +72,15 @@ Status CheckOutputPath(const std::string& path) {
 Result<uint64_t> WriteReferences(const std::string& path, const ReferenceSet& refs,
                                  const WriteOptions& options, std::ostream& stdout_stream,
                                  const std::vector<SourceFileRecord>& sources) {
+  if (path.ends_with(kPackedSuffix)) {
+    // Packed from the columns in memory: the output plus small tables, no JSON text of every
+    // reference (which would be ~100 bytes a reference on top of the model's ~28).
+    KERCHUNK_ASSIGN_OR_RETURN(pack::PackedText packed, pack::Pack(refs));
+    AppendSourceRecord(sources, packed.text);
+    const std::string file = pack::CompactPackedFile(packed.text);
+    KERCHUNK_RETURN_IF_ERROR(WriteFileAtomically(path, file));
+    return file.size();
+  }
   std::string text;
   // About 100 bytes per recorded file: the member inserted at the start needs no reallocation.
   text.reserve(JsonSizeBound(refs, options) + 160 * (sources.size() + 1));

@@ -22,7 +22,9 @@ Status CheckOutputPath(const std::string& path);
 
 /// Serializes `refs` and writes it to `path` atomically (temporary file + rename), or to
 /// `stdout_stream` for "-"; returns the number of bytes written. `sources`, when not empty, is
-/// written first as the "kerchunk_sources" member (kerchunk/refs/source_record.h).
+/// written first as the "kerchunk_sources" member (kerchunk/refs/source_record.h). A path
+/// ending in ".packed.json" gets the packed form (docs/packed-format.md) straight from the
+/// reference model, the Kerchunk JSON never built (the source record last, as pack writes it).
 Result<uint64_t> WriteReferences(const std::string& path, const ReferenceSet& refs,
                                  const WriteOptions& options, std::ostream& stdout_stream,
                                  const std::vector<SourceFileRecord>& sources = {});

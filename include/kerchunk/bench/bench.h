@@ -21,6 +21,7 @@
 #include "kerchunk/bench/netcdf_series.h"
 #include "kerchunk/bench/python_compare.h"
 #include "kerchunk/bench/report.h"
+#include "kerchunk/bench/xarray_open.h"
 #include "kerchunk/refs/reference_set.h"
 #include "kerchunk/util/status.h"
 
@@ -73,6 +74,8 @@ struct BenchOptions {
   uint64_t compress_limit_bytes = uint64_t{512} << 20;
   bool verify_deep = false;                    ///< verify also decodes every chunk (verify --deep)
   std::optional<PythonCompareOptions> python;  ///< compare with Python kerchunk
+  /// Time xr.open_dataset through fsspec and through kerchunk_packed (xarray_open.h).
+  std::optional<XarrayOpenOptions> xarray;
   /// Runs of Python kerchunk (its scan takes minutes where ours takes seconds; one run is
   /// usually enough for ratios of that size).
   unsigned python_repeat = 1;

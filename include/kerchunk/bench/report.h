@@ -10,6 +10,7 @@
 
 #include "kerchunk/bench/machine.h"
 #include "kerchunk/bench/python_compare.h"
+#include "kerchunk/bench/xarray_open.h"
 
 namespace kerchunk::bench {
 
@@ -76,7 +77,8 @@ struct SetReport {
   std::vector<StepResult> steps;
   LookupLatency lookup;
   std::optional<PythonComparison> comparison;
-  std::vector<std::string> notes;  ///< e.g. "verify: skipped (no data files)"
+  std::optional<XarrayOpenResult> xarray_open;  ///< --xarray-open
+  std::vector<std::string> notes;               ///< e.g. "verify: skipped (no data files)"
 
   const StepResult* FindStep(std::string_view step) const;
 };

@@ -72,6 +72,11 @@ struct PackedText {
 /// on invalid options or an array whose chunks are not in increasing order.
 Result<PackedText> Pack(const ReferenceSet& refs, const PackOptions& options = {});
 
+/// The bytes of a packed file in its compact form, as `kerchunk pack` writes it: `packed_json`
+/// (PackedText::text, with anything appended such as the source record) in the zstd container
+/// of docs/packed-format.md ("Container"). PackedIndex reads both forms.
+std::string CompactPackedFile(std::string_view packed_json);
+
 /// Reads any Kerchunk JSON file (see ReadKerchunkFile; "-": standard input), packs it, and
 /// writes `output` atomically ("-": standard output): the compact container, or with
 /// `readable` the JSON text. Nothing is written on error.

@@ -59,6 +59,10 @@ class PackedIndex {
   static Result<PackedIndex> Open(const std::string& path);
   /// The same for the bytes of a packed file already in memory.
   static Result<PackedIndex> Parse(std::string_view text);
+  /// An index over a reference set already read (a plain Kerchunk JSON): the same Resolve()
+  /// and entries(), without generators. Its checksum is computed from `refs`, which must be
+  /// finalized (ReferenceSet::Finalize, as ParseKerchunkJson returns them).
+  static Result<PackedIndex> FromReferences(ReferenceSet refs);
 
   PackedIndex(PackedIndex&&) noexcept;
   PackedIndex& operator=(PackedIndex&&) noexcept;
@@ -81,6 +85,10 @@ class PackedIndex {
 
   /// Every key, checked against the recorded checksum (DataLoss on mismatch).
   Result<ReferenceSet> UnpackAll(const UnpackOptions& options = {}) const;
+
+  /// The keys that are not chunks of an array grid (.zgroup, .zarray, .zattrs, inline values,
+  /// keys outside any grid), in file order: what a listing needs without expanding chunk keys.
+  std::span<const Entry> entries() const;
 
   /// The checksum recorded in the file.
   const ReferenceDigest& checksum() const;
