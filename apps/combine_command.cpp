@@ -84,6 +84,8 @@ std::function<int()> SetUpCombine(CLI::App& app) {
                  "files: error (default), or keep the first file's with a warning")
       ->check(CLI::IsMember({"error", "first"}));
   app.add_flag("--templates", o.combine.templates, "Write each URL once, as a template");
+  app.add_flag("--packed", o.combine.packed,
+               "Write the packed form (as kerchunk pack would); implied by a .packed.json output");
   app.add_option("--rewrite", state->rewrites,
                  "Read referenced bytes of URLs under REMOTE from LOCAL/...; repeatable")
       ->option_text("REMOTE=LOCAL")

@@ -136,9 +136,9 @@ Result<RunSummary> RunCombineFiles(const CombineFilesOptions& options,
   KERCHUNK_RETURN_IF_ERROR(RecomputeChecksums(combined, records, to_path, options.threads));
   // The parts' records carry over for the URLs the output keeps.
   KERCHUNK_RETURN_IF_ERROR(
-      internal::FinishRun(combined, options.output, WriteOptions{options.combine.templates}, start,
-                          options.summary_format, options.quiet, streams, summary,
-                          internal::SourcesOf(combined, records.files)));
+      internal::FinishRun(combined, options.output, WriteOptions{options.combine.templates},
+                          options.combine.packed, start, options.summary_format, options.quiet,
+                          streams, summary, internal::SourcesOf(combined, records.files)));
   return summary;
 }
 

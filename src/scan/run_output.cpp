@@ -69,24 +69,28 @@ Status CheckOutputPath(const std::string& path) {
   return OkStatus();
 }
 
+bool WantsPacked(const std::string& path, bool packed) {
+  return packed || path.ends_with(kPackedSuffix);
+}
+
 Result<uint64_t> WriteReferences(const std::string& path, const ReferenceSet& refs,
                                  const WriteOptions& options, std::ostream& stdout_stream,
-                                 const std::vector<SourceFileRecord>& sources) {
-  if (path.ends_with(kPackedSuffix)) {
+                                 const std::vector<SourceFileRecord>& sources, bool packed) {
+  std::string text;
+  if (WantsPacked(path, packed)) {
     // Packed from the columns in memory: the output plus small tables, no JSON text of every
     // reference (which would be ~100 bytes a reference on top of the model's ~28).
-    KERCHUNK_ASSIGN_OR_RETURN(pack::PackedText packed, pack::Pack(refs));
-    AppendSourceRecord(sources, packed.text);
-    const std::string file = pack::CompactPackedFile(packed.text);
-    KERCHUNK_RETURN_IF_ERROR(WriteFileAtomically(path, file));
-    return file.size();
+    KERCHUNK_ASSIGN_OR_RETURN(pack::PackedText p, pack::Pack(refs));
+    AppendSourceRecord(sources, p.text);
+    text = pack::CompactPackedFile(p.text);
+  } else {
+    // About 100 bytes per recorded file: the member inserted at the start needs no
+    // reallocation.
+    text.reserve(JsonSizeBound(refs, options) + 160 * (sources.size() + 1));
+    SerializeKerchunkJson(refs, options, text);
+    // First in the document, so that verify reads it without parsing the references.
+    PrependSourceRecord(sources, text);
   }
-  std::string text;
-  // About 100 bytes per recorded file: the member inserted at the start needs no reallocation.
-  text.reserve(JsonSizeBound(refs, options) + 160 * (sources.size() + 1));
-  SerializeKerchunkJson(refs, options, text);
-  // First in the document, so that verify reads it without parsing the references.
-  PrependSourceRecord(sources, text);
   if (path == "-") {
     stdout_stream.write(text.data(), static_cast<std::streamsize>(text.size()));
     stdout_stream.flush();
@@ -172,12 +176,13 @@ std::vector<SourceFileRecord> SourcesOf(const ReferenceSet& refs,
 }
 
 Status FinishRun(const ReferenceSet& refs, const std::string& output, const WriteOptions& write,
-                 std::chrono::steady_clock::time_point start, SummaryFormat format, bool quiet,
-                 const CommandStreams& streams, RunSummary& summary,
+                 bool packed, std::chrono::steady_clock::time_point start, SummaryFormat format,
+                 bool quiet, const CommandStreams& streams, RunSummary& summary,
                  const std::vector<SourceFileRecord>& sources) {
   CountReferences(refs, summary);
+  summary.packed = WantsPacked(output, packed);
   KERCHUNK_ASSIGN_OR_RETURN(summary.output_bytes,
-                            WriteReferences(output, refs, write, streams.out, sources));
+                            WriteReferences(output, refs, write, streams.out, sources, packed));
   summary.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   summary.peak_rss_bytes = PeakRssBytes();
   EmitSummary(summary, format, quiet, streams);

@@ -22,12 +22,17 @@ Status CheckOutputPath(const std::string& path);
 
 /// Serializes `refs` and writes it to `path` atomically (temporary file + rename), or to
 /// `stdout_stream` for "-"; returns the number of bytes written. `sources`, when not empty, is
-/// written first as the "kerchunk_sources" member (kerchunk/refs/source_record.h). A path
-/// ending in ".packed.json" gets the packed form (docs/packed-format.md) straight from the
-/// reference model, the Kerchunk JSON never built (the source record last, as pack writes it).
+/// written first as the "kerchunk_sources" member (kerchunk/refs/source_record.h). With
+/// `packed`, or a path ending in ".packed.json" (WantsPacked), the output is the packed form
+/// (docs/packed-format.md, compact container) straight from the reference model, the Kerchunk
+/// JSON never built (the source record last, as pack writes it).
 Result<uint64_t> WriteReferences(const std::string& path, const ReferenceSet& refs,
                                  const WriteOptions& options, std::ostream& stdout_stream,
-                                 const std::vector<SourceFileRecord>& sources = {});
+                                 const std::vector<SourceFileRecord>& sources = {},
+                                 bool packed = false);
+
+/// Whether WriteReferences writes the packed form.
+bool WantsPacked(const std::string& path, bool packed);
 
 /// The records of `refs`' URLs among `known` (by URL), in URL order; URLs without one (not
 /// scanned here) are left out.
@@ -76,8 +81,8 @@ void EmitSummary(const RunSummary& summary, SummaryFormat format, bool quiet,
 /// The end of a scan or combine run: counts `refs` into `summary`, writes them to `output`,
 /// records the time since `start` and the peak RSS, and emits the summary.
 Status FinishRun(const ReferenceSet& refs, const std::string& output, const WriteOptions& write,
-                 std::chrono::steady_clock::time_point start, SummaryFormat format, bool quiet,
-                 const CommandStreams& streams, RunSummary& summary,
+                 bool packed, std::chrono::steady_clock::time_point start, SummaryFormat format,
+                 bool quiet, const CommandStreams& streams, RunSummary& summary,
                  const std::vector<SourceFileRecord>& sources = {});
 
 /// `message` prefixed with "path: " unless it already names the path.

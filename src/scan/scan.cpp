@@ -237,9 +237,9 @@ Result<RunSummary> RunScan(const ScanOptions& options, const CommandStreams& str
     KERCHUNK_RETURN_IF_ERROR(AddChecksums(
         refs, [&](const std::string& url) { return path_of.at(url); }, options.threads, sources));
   }
-  KERCHUNK_RETURN_IF_ERROR(
-      internal::FinishRun(refs, options.output, WriteOptions{options.combine.templates}, start,
-                          options.summary_format, options.quiet, streams, summary, sources));
+  KERCHUNK_RETURN_IF_ERROR(internal::FinishRun(
+      refs, options.output, WriteOptions{options.combine.templates}, options.combine.packed, start,
+      options.summary_format, options.quiet, streams, summary, sources));
   return summary;
 }
 

@@ -61,8 +61,7 @@ std::string FormatSummaryText(const RunSummary& s) {
   out += fmt::format("  {:<9}{:.3f} s ({:.1f} {}/s, {:.0f} refs/s)\n", "time", s.seconds,
                      PerSecond(s.read, s.seconds), noun, PerSecond(s.chunks, s.seconds));
   out += fmt::format("  {:<9}{} {}, peak memory {}\n", "output", FormatBytes(s.output_bytes),
-                     s.output.ends_with(".packed.json") ? "packed" : "JSON",
-                     FormatBytes(s.peak_rss_bytes));
+                     s.packed ? "packed" : "JSON", FormatBytes(s.peak_rss_bytes));
   for (const SkippedInput& skipped : s.skipped) {
     out += fmt::format("  {:<9}{}\n", "skipped", skipped.error);
   }

@@ -86,6 +86,29 @@ TEST_F(DirectPackedOutputTest, SummarySaysPacked) {
   EXPECT_NE(r.err.find(" packed, peak memory"), std::string::npos) << r.err;
 }
 
+// --packed asks for the packed form whatever the output's name, standard output included.
+TEST_F(DirectPackedOutputTest, PackedOptionWritesThePackedFormUnderAnyName) {
+  Kerchunk("scan -q" + files_ + " --concat-dim time -o " + ShellQuote(dir_ / "named.packed.json"));
+  Kerchunk("scan -q --packed" + files_ + " --concat-dim time -o " + ShellQuote(dir_ / "refs.idx"));
+  EXPECT_EQ(Read(dir_ / "refs.idx"), Read(dir_ / "named.packed.json"));
+  testing::CommandResult out =
+      testing::RunKerchunk("scan -q --packed" + files_ + " --concat-dim time -o -");
+  ASSERT_EQ(out.exit_code, 0) << out.err;
+  EXPECT_TRUE(pack::LooksPacked(out.out));
+  auto index = pack::PackedIndex::Parse(out.out);
+  ASSERT_TRUE(index.ok()) << index.status().message();
+  auto refs = index->UnpackAll();
+  ASSERT_TRUE(refs.ok());
+  auto named = pack::PackedIndex::Open(dir_ / "named.packed.json");
+  ASSERT_TRUE(named.ok());
+  EXPECT_EQ(index->checksum(), named->checksum());
+  // combine too.
+  Kerchunk("scan -q" + files_ + " --concat-dim time -o " + ShellQuote(dir_ / "all.json"));
+  Kerchunk("combine -q --packed " + ShellQuote(dir_ / "all.json") + " -o " +
+           ShellQuote(dir_ / "combined.idx"));
+  EXPECT_TRUE(pack::IsPackedFile(dir_ / "combined.idx"));
+}
+
 // A million references: packed directly, the peak is below what the JSON route needs, because
 // the ~100 MB of JSON text is never built.
 TEST(DirectPackedMemoryTest, MillionReferencesPackedWithoutTheJson) {

@@ -56,6 +56,9 @@ struct CombineWriteOptions {
   /// Files that cover the same positions of the concat dimension: see CombineOptions.
   OnOverlap on_overlap = OnOverlap::kDefault;
   bool templates = false;  ///< see WriteOptions::templates
+  /// Write the packed form (docs/packed-format.md, as `kerchunk pack` would from the JSON)
+  /// whatever the output's name; an output ending in ".packed.json" gets it without asking.
+  bool packed = false;
 };
 
 struct ScanOptions {

@@ -29,7 +29,8 @@ struct RunSummary {
   uint64_t chunks = 0;                ///< chunk references written
   uint64_t referenced_bytes = 0;      ///< sum of the lengths of [url, offset, length] refs
   uint64_t inline_bytes = 0;          ///< bytes stored inline (before base64)
-  uint64_t output_bytes = 0;          ///< size of the JSON written
+  uint64_t output_bytes = 0;          ///< size of the output written
+  bool packed = false;                ///< the output is the packed form, not Kerchunk JSON
   double seconds = 0;
   uint64_t peak_rss_bytes = 0;  ///< peak resident memory of the process (getrusage)
 };
