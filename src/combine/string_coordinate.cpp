@@ -6,30 +6,13 @@
 #include "combine/dimension_values.h"
 #include "kerchunk/codecs/chunk_reader.h"
 #include "kerchunk/codecs/pipeline.h"
+#include "kerchunk/json/json_value.h"
 
 namespace kerchunk::internal {
 namespace {
 
 bool IsStringDtype(std::string_view dtype) {
   return dtype.starts_with("<U") || dtype.starts_with("|S");
-}
-
-void AppendUtf8(std::string& out, uint32_t cp) {
-  if (cp < 0x80) {
-    out += static_cast<char>(cp);
-  } else if (cp < 0x800) {
-    out += static_cast<char>(0xC0 | (cp >> 6));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  } else if (cp < 0x10000) {
-    out += static_cast<char>(0xE0 | (cp >> 12));
-    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  } else {
-    out += static_cast<char>(0xF0 | (cp >> 18));
-    out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
-    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  }
 }
 
 // One fixed-width item as UTF-8, trailing NULs removed (numpy's reading of "<U" and "|S").
@@ -42,7 +25,7 @@ std::string Item(std::string_view bytes, bool unicode) {
       auto b = [&](size_t j) {
         return static_cast<uint32_t>(static_cast<unsigned char>(bytes[k + j]));
       };
-      AppendUtf8(out, b(0) | b(1) << 8 | b(2) << 16 | b(3) << 24);
+      json::AppendUtf8(out, b(0) | b(1) << 8 | b(2) << 16 | b(3) << 24);
     }
   }
   while (!out.empty() && out.back() == '\0') out.pop_back();

@@ -38,15 +38,6 @@ Status CheckLocation(SourceDataset& ds, const ChunkRegion& local, uint64_t offse
   return OkStatus();
 }
 
-// An array's .zattrs as JSON; null when absent or not JSON (the metadata check reports that).
-json::Value AttributesOf(const ReferenceSet& refs, const std::string& path) {
-  if (const Entry* e = refs.FindEntry(path.empty() ? ".zattrs" : path + "/.zattrs")) {
-    Result<json::Value> parsed = json::Value::Parse(e->value.data);
-    if (parsed.ok()) return *std::move(parsed);
-  }
-  return json::Value();
-}
-
 // "a/b" -> ("a/", "b"); "b" -> ("", "b").
 std::pair<std::string, std::string> SplitPath(const std::string& path) {
   const size_t slash = path.rfind('/');
@@ -121,6 +112,14 @@ Status CompareValues(SourceDataset& ds, const ArrayInfo& info, const ChunkRegion
 }
 
 }  // namespace
+
+json::Value AttributesOf(const ReferenceSet& refs, const std::string& path) {
+  if (const Entry* e = refs.FindEntry(path.empty() ? ".zattrs" : path + "/.zattrs")) {
+    Result<json::Value> parsed = json::Value::Parse(e->value.data);
+    if (parsed.ok()) return *std::move(parsed);
+  }
+  return json::Value();
+}
 
 IndexView IndexViewOf(const ReferenceSet& refs, const ArrayInfo& info) {
   IndexView view;

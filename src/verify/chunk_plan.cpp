@@ -31,11 +31,8 @@ std::vector<UrlGroup> GroupsOf(const ArrayInfo& info, const ReferenceSet& refs) 
 // The array's _ARRAY_DIMENSIONS; empty when it has none (the xarray check reports that).
 std::vector<std::string> DimensionsOf(const ReferenceSet& refs, const ArrayInfo& info) {
   std::vector<std::string> dims;
-  const Entry* e = refs.FindEntry(info.path.empty() ? ".zattrs" : info.path + "/.zattrs");
-  if (!e) return dims;
-  Result<json::Value> attrs = json::Value::Parse(e->value.data);
-  const json::Value* list =
-      attrs.ok() && attrs->is_object() ? attrs->Find("_ARRAY_DIMENSIONS") : nullptr;
+  const json::Value attrs = AttributesOf(refs, info.path);
+  const json::Value* list = attrs.is_object() ? attrs.Find("_ARRAY_DIMENSIONS") : nullptr;
   if (!list || !list->is_array()) return dims;
   for (const json::Value& d : list->as_array()) {
     if (!d.is_string()) return {};

@@ -29,6 +29,10 @@ struct FileGeometry {
   size_t leading = 0;
 };
 
+/// The .zattrs of the array at `path` as JSON; null when absent or not JSON (the metadata
+/// check reports that).
+json::Value AttributesOf(const ReferenceSet& refs, const std::string& path);
+
 /// What the index says about decoding an array, worked out once per array for --source: its CF
 /// decoding (.zattrs, with units and calendar of the coordinate whose bounds it is), and that
 /// coordinate's path, whose units the array shares in the original files too.

@@ -98,6 +98,9 @@ class Value {
 /// this is required, not cosmetic. Invalid UTF-8 bytes become U+FFFD.
 void AppendString(std::string& out, std::string_view s);
 
+/// Appends code point `cp` (at most U+10FFFF) encoded as UTF-8.
+void AppendUtf8(std::string& out, uint32_t cp);
+
 /// True when `s` is well-formed UTF-8 (no overlong forms, surrogates or values above U+10FFFF).
 bool IsValidUtf8(std::string_view s);
 /// Appends a double as Python's repr does: shortest round-trip digits, "1e+20", "0.0", and the
