@@ -73,6 +73,26 @@ void Store(const NumericType& t, char* out, uint64_t i, const CoordinateValue& v
 
 }  // namespace
 
+Result<ChunksOfArray> ReadChunks(const PartView& part, const PartVariable& v, uint64_t num_chunks,
+                                 const codecs::Pipeline& pipeline, uint64_t chunk_bytes,
+                                 const UrlToPath& url_to_path) {
+  ChunksOfArray out;
+  out.slot.resize(num_chunks);
+  std::vector<size_t> positions;
+  for (uint64_t chunk = 0; chunk < num_chunks && v.refs; ++chunk) {
+    if (auto position = v.refs->Find(chunk)) {
+      out.slot[chunk] = positions.size();
+      positions.push_back(*position);
+    }
+  }
+  if (positions.empty()) return out;
+  KERCHUNK_ASSIGN_OR_RETURN(
+      out.decoded,
+      codecs::ReadDecodedChunks(*part.refs, *v.refs, positions, pipeline, chunk_bytes, url_to_path)
+          .Annotate(part.label));
+  return out;
+}
+
 Result<std::vector<CoordinateValue>> ReadCoordinateValues(const PartView& part,
                                                           const PartVariable& coordinate,
                                                           const UrlToPath& url_to_path) {
@@ -87,21 +107,20 @@ Result<std::vector<CoordinateValue>> ReadCoordinateValues(const PartView& part,
   KERCHUNK_ASSIGN_OR_RETURN(uint64_t chunk_bytes, codecs::DecodedChunkSize(coordinate.meta));
   const uint64_t n = coordinate.meta.shape[0];
   const uint64_t extent = coordinate.meta.chunks[0];
+  const uint64_t num_chunks = extent == 0 ? 0 : (n + extent - 1) / extent;
+  KERCHUNK_ASSIGN_OR_RETURN(ChunksOfArray read, ReadChunks(part, coordinate, num_chunks, pipeline,
+                                                           chunk_bytes, url_to_path));
   std::vector<CoordinateValue> values;
   values.reserve(n);
-  for (uint64_t chunk = 0; chunk * extent < n; ++chunk) {
+  for (uint64_t chunk = 0; chunk < num_chunks; ++chunk) {
     uint64_t count = std::min(extent, n - chunk * extent);
-    auto position = coordinate.refs ? coordinate.refs->Find(chunk) : std::nullopt;
-    if (!position) {
+    const std::string* raw = read.Decoded(chunk);
+    if (!raw) {
       KERCHUNK_ASSIGN_OR_RETURN(CoordinateValue fill, FillValue(part, coordinate, chunk));
       values.insert(values.end(), count, fill);
       continue;
     }
-    KERCHUNK_ASSIGN_OR_RETURN(
-        std::string raw, codecs::ReadDecodedChunk(*part.refs, *coordinate.refs, *position, pipeline,
-                                                  chunk_bytes, url_to_path)
-                             .Annotate(part.label));
-    for (uint64_t k = 0; k < count; ++k) values.push_back(Load(*type, raw.data(), k));
+    for (uint64_t k = 0; k < count; ++k) values.push_back(Load(*type, raw->data(), k));
   }
   return values;
 }
@@ -126,20 +145,18 @@ Result<std::vector<CoordinateValue>> ReadArrayValues(const PartView& part, const
   uint64_t total = 1;
   for (uint64_t n : shape) total *= n;
   std::vector<CoordinateValue> out(total);
+  if (total == 0) return out;
+  KERCHUNK_ASSIGN_OR_RETURN(ChunksOfArray read, ReadChunks(part, v, grid.num_chunks(), pipeline,
+                                                           chunk_bytes, url_to_path));
   std::vector<uint64_t> coords(rank), extent(rank), local(rank);
-  for (uint64_t chunk = 0; chunk < grid.num_chunks() && total > 0; ++chunk) {
+  for (uint64_t chunk = 0; chunk < grid.num_chunks(); ++chunk) {
     grid.Coords(chunk, coords);
     for (size_t d = 0; d < rank; ++d) {
       extent[d] = std::min(chunks[d], shape[d] - coords[d] * chunks[d]);
     }
-    auto position = v.refs ? v.refs->Find(chunk) : std::nullopt;
-    std::string raw;
+    const std::string* raw = read.Decoded(chunk);
     CoordinateValue fill;
-    if (position) {
-      KERCHUNK_ASSIGN_OR_RETURN(raw, codecs::ReadDecodedChunk(*part.refs, *v.refs, *position,
-                                                              pipeline, chunk_bytes, url_to_path)
-                                         .Annotate(part.label));
-    } else {
+    if (!raw) {
       KERCHUNK_ASSIGN_OR_RETURN(fill, FillValue(part, v, chunk));
     }
     // Every element of the chunk that lies inside the array, in C order.
@@ -150,7 +167,7 @@ Result<std::vector<CoordinateValue>> ReadArrayValues(const PartView& part, const
         in_chunk = in_chunk * chunks[d] + local[d];
         in_array = in_array * shape[d] + coords[d] * chunks[d] + local[d];
       }
-      out[in_array] = position ? Load(*type, raw.data(), in_chunk) : fill;
+      out[in_array] = raw ? Load(*type, raw->data(), in_chunk) : fill;
       size_t d = rank;
       while (d > 0 && ++local[d - 1] == extent[d - 1]) local[--d] = 0;
       if (d == 0) break;

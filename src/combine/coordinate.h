@@ -7,9 +7,29 @@
 #include <vector>
 
 #include "combine/part_view.h"
+#include "kerchunk/codecs/chunk_reader.h"
+#include "kerchunk/codecs/pipeline.h"
 #include "kerchunk/combine/cf_time.h"
 
 namespace kerchunk::internal {
+
+/// The decoded chunks of one variable of a part, read together (ReadDecodedChunks: one open per
+/// file, neighbouring ranges in one read).
+struct ChunksOfArray {
+  std::vector<std::optional<size_t>> slot;  ///< per chunk in grid order: index into `decoded`
+  std::vector<std::string> decoded;
+
+  /// The decoded bytes of chunk `chunk`; nullptr when the part has no reference for it.
+  const std::string* Decoded(uint64_t chunk) const {
+    return chunk < slot.size() && slot[chunk] ? &decoded[*slot[chunk]] : nullptr;
+  }
+};
+
+/// Reads and decodes the chunks 0..num_chunks-1 of `v` that `part` references. Errors name the
+/// part and the chunk.
+Result<ChunksOfArray> ReadChunks(const PartView& part, const PartVariable& v, uint64_t num_chunks,
+                                 const codecs::Pipeline& pipeline, uint64_t chunk_bytes,
+                                 const UrlToPath& url_to_path);
 
 /// Reads the values of a one-dimensional numeric coordinate of `part`, decoding its chunks with
 /// the .zarray codecs; a missing chunk takes the fill value (DataLoss when there is none).

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 
+#include "combine/coordinate.h"
 #include "combine/dimension_values.h"
 #include "kerchunk/codecs/chunk_reader.h"
 #include "kerchunk/codecs/pipeline.h"
@@ -40,18 +41,19 @@ Result<std::vector<std::string>> ReadStrings(const PartView& part, const PartVar
   const uint64_t n = v.meta.shape[0], extent = v.meta.chunks[0];
   const uint64_t itemsize = v.meta.ItemSize().value_or(1);
   const bool unicode = v.meta.dtype.starts_with("<U");
-  std::vector<std::string> values;
-  for (uint64_t chunk = 0; chunk * extent < n; ++chunk) {
-    auto position = v.refs ? v.refs->Find(chunk) : std::nullopt;
-    if (!position) {
+  const uint64_t num_chunks = extent == 0 ? 0 : (n + extent - 1) / extent;
+  for (uint64_t chunk = 0; chunk < num_chunks; ++chunk) {
+    if (!v.refs || !v.refs->Find(chunk)) {
       return DataLossError("{}: coordinate \"{}\": chunk {} is missing", part.label, v.path, chunk);
     }
-    KERCHUNK_ASSIGN_OR_RETURN(
-        std::string raw,
-        codecs::ReadDecodedChunk(*part.refs, *v.refs, *position, pipeline, chunk_bytes, url_to_path)
-            .Annotate(part.label));
+  }
+  KERCHUNK_ASSIGN_OR_RETURN(ChunksOfArray read,
+                            ReadChunks(part, v, num_chunks, pipeline, chunk_bytes, url_to_path));
+  std::vector<std::string> values;
+  for (uint64_t chunk = 0; chunk < num_chunks; ++chunk) {
+    std::string_view raw = *read.Decoded(chunk);
     for (uint64_t k = 0; k < std::min(extent, n - chunk * extent); ++k) {
-      values.push_back(Item(std::string_view(raw).substr(k * itemsize, itemsize), unicode));
+      values.push_back(Item(raw.substr(k * itemsize, itemsize), unicode));
     }
   }
   return values;

@@ -8,6 +8,7 @@
 #include <atomic>
 #include <cerrno>
 #include <cstring>
+#include <utility>
 
 #include "util/temp_registry.h"
 
@@ -28,6 +29,25 @@ struct Fd {
     if (fd >= 0) ::close(fd);
   }
 };
+
+// pread until `length` bytes at `offset` are read (pread may return fewer).
+Result<std::string> ReadRange(int fd, const std::string& path, uint64_t offset, uint64_t length) {
+  std::string out(length, '\0');
+  uint64_t done = 0;
+  while (done < length) {
+    ssize_t n = ::pread(fd, out.data() + done, length - done, static_cast<off_t>(offset + done));
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return ErrnoError("cannot read", path);
+    }
+    if (n == 0) {
+      return DataLossError("{}: expected {} bytes at offset {}, file ends after {}", path, length,
+                           offset, offset + done);
+    }
+    done += static_cast<uint64_t>(n);
+  }
+  return out;
+}
 
 }  // namespace
 
@@ -104,21 +124,41 @@ std::optional<FileIdentity> IdentifyFile(const std::string& path) {
 Result<std::string> ReadFileRange(const std::string& path, uint64_t offset, uint64_t length) {
   Fd f{::open(path.c_str(), O_RDONLY | O_CLOEXEC)};
   if (f.fd < 0) return ErrnoError("cannot open", path);
-  std::string out(length, '\0');
-  uint64_t done = 0;
-  while (done < length) {
-    ssize_t n = ::pread(f.fd, out.data() + done, length - done, static_cast<off_t>(offset + done));
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      return ErrnoError("cannot read", path);
-    }
-    if (n == 0) {
-      return DataLossError("{}: expected {} bytes at offset {}, file ends after {}", path, length,
-                           offset, offset + done);
-    }
-    done += static_cast<uint64_t>(n);
-  }
+  return ReadRange(f.fd, path, offset, length);
+}
+
+Result<ReadOnlyFile> ReadOnlyFile::Open(const std::string& path) {
+  Fd f{::open(path.c_str(), O_RDONLY | O_CLOEXEC)};
+  if (f.fd < 0) return ErrnoError("cannot open", path);
+  struct stat st;
+  if (::fstat(f.fd, &st) != 0) return ErrnoError("cannot stat", path);
+  if (!S_ISREG(st.st_mode)) return InvalidArgumentError("{}: not a regular file", path);
+  ReadOnlyFile out;
+  out.fd_ = std::exchange(f.fd, -1);
+  out.size_ = static_cast<uint64_t>(st.st_size);
+  out.path_ = path;
   return out;
+}
+
+ReadOnlyFile::ReadOnlyFile(ReadOnlyFile&& other) noexcept
+    : fd_(std::exchange(other.fd_, -1)), size_(other.size_), path_(std::move(other.path_)) {}
+
+ReadOnlyFile& ReadOnlyFile::operator=(ReadOnlyFile&& other) noexcept {
+  if (this != &other) {
+    if (fd_ >= 0) ::close(fd_);
+    fd_ = std::exchange(other.fd_, -1);
+    size_ = other.size_;
+    path_ = std::move(other.path_);
+  }
+  return *this;
+}
+
+ReadOnlyFile::~ReadOnlyFile() {
+  if (fd_ >= 0) ::close(fd_);
+}
+
+Result<std::string> ReadOnlyFile::Read(uint64_t offset, uint64_t length) const {
+  return ReadRange(fd_, path_, offset, length);
 }
 
 Result<AtomicOutputFile> AtomicOutputFile::Create(const std::string& path) {

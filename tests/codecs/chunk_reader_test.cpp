@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <random>
 
 #include "support/test_env.h"
 
@@ -65,6 +66,82 @@ TEST_F(ChunkReaderTest, DecodedChunkChecksSize) {
   Pipeline raw;
   EXPECT_EQ(*ReadDecodedChunk(refs_, refs_.arrays[0], 0, raw, 2), "23");
   auto r = ReadDecodedChunk(refs_, refs_.arrays[0], 0, raw, 3);
+  EXPECT_EQ(r.status().code(), StatusCode::kDataLoss);
+  EXPECT_THAT(r.status().message(), HasSubstr("chunk \"x/0\""));
+}
+
+TEST_F(ChunkReaderTest, BatchReadsEveryKindInTheOrderAsked) {
+  const std::vector<size_t> positions = {2, 0, 1, 0};
+  auto r = ReadStoredChunks(refs_, refs_.arrays[0], positions);
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  EXPECT_THAT(*r, ::testing::ElementsAre("0123456789abcdef", "23", "zz", "23"));
+}
+
+TEST_F(ChunkReaderTest, BatchRangeBeyondEndNamesKeyAndNothingIsRead) {
+  const std::vector<size_t> positions = {0, 3};
+  auto r = ReadStoredChunks(refs_, refs_.arrays[0], positions);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().code(), StatusCode::kDataLoss);
+  EXPECT_THAT(r.status().message(), HasSubstr("chunk \"x/3\""));
+  EXPECT_THAT(r.status().message(), HasSubstr("(16 bytes)"));
+}
+
+TEST_F(ChunkReaderTest, BatchMissingFileNamesKey) {
+  UrlToPath missing = [](std::string_view) -> Result<std::string> {
+    return std::string("/nonexistent/file.nc");
+  };
+  const std::vector<size_t> positions = {0};
+  auto r = ReadStoredChunks(refs_, refs_.arrays[0], positions, missing);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().code(), StatusCode::kNotFound);
+  EXPECT_THAT(r.status().message(), HasSubstr("x/0"));
+  EXPECT_THAT(r.status().message(), HasSubstr("/nonexistent/file.nc"));
+}
+
+// Property: whatever the ranges (far apart, adjacent, overlapping, repeated, empty, up to the
+// last byte, more than one coalesced read long), the batch gives what one-by-one reads give.
+TEST(ChunkReaderBatchProperty, SameBytesAsOneByOne) {
+  testing::TempDir dir;
+  const std::string path = dir / "big.bin";
+  const uint64_t size = 3 * kCoalescedReadBytes / 2;
+  std::mt19937_64 rng(20261126);
+  {
+    std::string bytes(size, '\0');
+    for (auto& c : bytes) c = static_cast<char>(rng());
+    std::ofstream(path, std::ios::binary) << bytes;
+  }
+  for (int round = 0; round < 20; ++round) {
+    ReferenceSet refs;
+    const uint32_t url = refs.urls.Intern(path);
+    const uint64_t n = 1 + rng() % 400;
+    ArrayRefs& a = refs.AddArray("v", *ChunkGrid::Make({n}, {1}));
+    for (uint64_t chunk = 0; chunk < n; ++chunk) {
+      uint64_t length = rng() % 4 == 0 ? 0 : 1 + rng() % 300;
+      uint64_t offset = rng() % 3 == 0 ? rng() % (size - length)  // anywhere in the file
+                                       : (chunk * 2 * kCoalescedGapBytes / 7) % (size - length);
+      if (chunk + 1 == n) offset = size - length;  // the last byte of the file
+      a.AddRange(chunk, url, offset, length);
+    }
+    ASSERT_TRUE(refs.Finalize().ok());
+    std::vector<size_t> positions;
+    for (uint64_t k = 0; k < n + n / 4; ++k) positions.push_back(rng() % n);
+    auto batch = ReadStoredChunks(refs, refs.arrays[0], positions);
+    ASSERT_TRUE(batch.ok()) << batch.status().message();
+    ASSERT_EQ(batch->size(), positions.size());
+    for (size_t k = 0; k < positions.size(); ++k) {
+      auto one = ReadStoredChunk(refs, refs.arrays[0], positions[k]);
+      ASSERT_TRUE(one.ok()) << one.status().message();
+      ASSERT_EQ((*batch)[k], *one) << "round " << round << ", position " << positions[k];
+    }
+  }
+}
+
+TEST_F(ChunkReaderTest, BatchDecodedChecksSize) {
+  Pipeline raw;
+  const std::vector<size_t> positions = {0};
+  EXPECT_THAT(*ReadDecodedChunks(refs_, refs_.arrays[0], positions, raw, 2),
+              ::testing::ElementsAre("23"));
+  auto r = ReadDecodedChunks(refs_, refs_.arrays[0], positions, raw, 3);
   EXPECT_EQ(r.status().code(), StatusCode::kDataLoss);
   EXPECT_THAT(r.status().message(), HasSubstr("chunk \"x/0\""));
 }

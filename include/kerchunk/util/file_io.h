@@ -59,6 +59,34 @@ std::optional<FileIdentity> IdentifyFile(const std::string& path);
 /// Reads `length` bytes at `offset` of a file with pread (for verify's range reads).
 Result<std::string> ReadFileRange(const std::string& path, uint64_t offset, uint64_t length);
 
+/// A regular file open for positioned reads: one open and one stat however many ranges are read
+/// (reading a coordinate chunk by chunk through ReadFileRange opened, stat'ed and closed the file
+/// once per chunk). Move-only; closes on destruction.
+class ReadOnlyFile {
+ public:
+  /// Opens `path`; NotFound when it does not exist, InvalidArgument when not a regular file.
+  static Result<ReadOnlyFile> Open(const std::string& path);
+
+  ReadOnlyFile() = default;
+  ReadOnlyFile(ReadOnlyFile&& other) noexcept;
+  ReadOnlyFile& operator=(ReadOnlyFile&& other) noexcept;
+  ReadOnlyFile(const ReadOnlyFile&) = delete;
+  ReadOnlyFile& operator=(const ReadOnlyFile&) = delete;
+  ~ReadOnlyFile();
+
+  /// The size when the file was opened.
+  uint64_t size() const { return size_; }
+  const std::string& path() const { return path_; }
+
+  /// `length` bytes at `offset`; DataLoss naming the file when it ends before.
+  Result<std::string> Read(uint64_t offset, uint64_t length) const;
+
+ private:
+  int fd_ = -1;
+  uint64_t size_ = 0;
+  std::string path_;
+};
+
 /// An output file that is written to "<path>.tmp.<pid>.<n>" and renamed to `path` only by
 /// Commit(), so a failed run never leaves a partial output. Destruction without Commit() removes
 /// the temporary file. Writing to "-" goes to standard output (nothing to rename). Errors name
