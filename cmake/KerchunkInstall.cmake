@@ -6,6 +6,8 @@ install(TARGETS kerchunk ${KERCHUNK_BUILT_COMPONENTS} kerchunk_build_flags EXPOR
   LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
   RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(TARGETS kerchunk_cli RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+# The Slurm driver of the sharded scan (docs/scan.md), beside the kerchunk it runs by default.
+install(PROGRAMS contrib/slurm/kerchunk-slurm-scan DESTINATION ${CMAKE_INSTALL_BINDIR})
 foreach(cmd IN LISTS KERCHUNK_COMMANDS)
   install(CODE "execute_process(COMMAND \${CMAKE_COMMAND} -E create_symlink kerchunk
     \"\$ENV{DESTDIR}\${CMAKE_INSTALL_PREFIX}/${CMAKE_INSTALL_BINDIR}/kerchunk-${cmd}\")")
