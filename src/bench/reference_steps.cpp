@@ -87,8 +87,8 @@ Status CheckPacked(const RunContext& ctx, const std::string& text, const Referen
 Status PackStep(const RunContext& ctx, SetState& state, SetReport& report) {
   ctx.Progress("pack");
   // What `kerchunk pack` writes: the compact container (the open step decompresses it).
-  KERCHUNK_ASSIGN_OR_RETURN(pack::PackedText packed, pack::Pack(state.refs));
-  packed.text = pack::CompactPackedFile(packed.text);
+  KERCHUNK_ASSIGN_OR_RETURN(pack::PackedText packed, pack::Pack(state.refs, {.binary = true}));
+  packed.text = pack::CompactPackedFile(packed);
   KERCHUNK_RETURN_IF_ERROR(CheckPacked(ctx, packed.text, state.refs, "unpack"));
   KERCHUNK_ASSIGN_OR_RETURN(pack::PackedText readable, pack::Pack(state.refs, {.readable = true}));
   KERCHUNK_RETURN_IF_ERROR(CheckPacked(ctx, readable.text, state.refs, "unpack --readable"));
@@ -103,8 +103,8 @@ Status PackStep(const RunContext& ctx, SetState& state, SetReport& report) {
   KERCHUNK_RETURN_IF_ERROR(Measure(
       step, ctx.options.repeat, [&] { output.reset(); },
       [&]() -> Status {
-        KERCHUNK_ASSIGN_OR_RETURN(output, pack::Pack(state.refs));
-        output->text = pack::CompactPackedFile(output->text);
+        KERCHUNK_ASSIGN_OR_RETURN(output, pack::Pack(state.refs, {.binary = true}));
+        output->text = pack::CompactPackedFile(*output);
         return OkStatus();
       },
       [&]() -> Status {

@@ -86,8 +86,23 @@ uint64_t IntColumnCodec::EncodedBytes(std::span<const uint64_t> values) const {
   return bytes;
 }
 
-void IntColumnCodec::Encode(std::span<const uint64_t> values, bool readable,
-                            std::string& out) const {
+void AppendBlobReference(uint64_t offset, uint64_t length, std::string& out) {
+  fmt::format_to(std::back_inserter(out), "\"@{}+{}\"", offset, length);
+}
+
+void ByteFields::Append(std::string_view bytes, std::string& out) const {
+  if (blobs_) {
+    AppendBlobReference(blobs_->size(), bytes.size(), out);
+    blobs_->append(bytes);
+    return;
+  }
+  out += '"';
+  Base64EncodeTo(bytes, out);
+  out += '"';
+}
+
+void IntColumnCodec::Encode(std::span<const uint64_t> values, bool readable, std::string& out,
+                            const ByteFields& bytes_out) const {
   if (readable) {
     out += '[';
     bool as_signed = type_ == ColumnType::kSigned;
@@ -101,12 +116,25 @@ void IntColumnCodec::Encode(std::span<const uint64_t> values, bool readable,
   // The varints are base64-encoded as they are made, a few kilobytes at a time (whole groups of
   // 3 bytes, so the pieces join into the encoding of the whole): a column of millions of values
   // needs no temporary copy.
+  out += "{\"";
+  out += encoding();
+  out += "\":";
+  if (std::string* blobs = bytes_out.blobs()) {
+    const size_t start = blobs->size();
+    uint64_t previous = 0;
+    for (uint64_t v : values) {
+      char varint[10];
+      blobs->append(varint, WriteVarint(varint, StoredValue(type_, v, previous)));
+      previous = v;
+    }
+    AppendBlobReference(start, blobs->size() - start, out);
+    out += '}';
+    return;
+  }
   char bytes[4096 + 10];
   size_t fill = 0;
   uint64_t previous = 0;
-  out += "{\"";
-  out += encoding();
-  out += "\":\"";
+  out += '"';
   for (uint64_t v : values) {
     fill += WriteVarint(bytes + fill, StoredValue(type_, v, previous));
     previous = v;

@@ -38,6 +38,28 @@ inline size_t VarintSize(uint64_t v) {
   return n;
 }
 
+/// Where the bytes of binary fields (columns, the lengths stream, inline data) go. By default
+/// into the JSON as base64 text. With a blob buffer (the binary container, docs/packed-format.md
+/// "Container") they are appended to it raw and the JSON holds "@<offset>+<length>" into it:
+/// no base64 to encode at pack time nor to decode at open, and no compressor working through
+/// bytes that are already entropy-coded.
+class ByteFields {
+ public:
+  ByteFields() = default;
+  explicit ByteFields(std::string* blobs) : blobs_(blobs) {}
+
+  /// Appends the JSON string, quotes included, that stands for `bytes`.
+  void Append(std::string_view bytes, std::string& out) const;
+  /// The blob buffer; nullptr when bytes are written as base64.
+  std::string* blobs() const { return blobs_; }
+
+ private:
+  std::string* blobs_ = nullptr;
+};
+
+/// The text of a reference to `length` bytes at `offset` of the blob section.
+void AppendBlobReference(uint64_t offset, uint64_t length, std::string& out);
+
 class IntColumnCodec {
  public:
   /// `field` names the column in error messages ("gaps.index"); it must outlive the codec (the
@@ -49,10 +71,12 @@ class IntColumnCodec {
   ColumnType type() const { return type_; }
   std::string_view field() const { return field_; }
 
-  /// Appends the column as JSON: {"<encoding>":"<base64 of the bytes>"}, or with `readable` a
+  /// Appends the column as JSON: {"<encoding>":"<base64 of the bytes>"} (or a blob reference,
+  /// see ByteFields), or with `readable` a
   /// plain JSON array of the values (signed columns as negative numbers). Nondecreasing columns
   /// must be given nondecreasing values.
-  void Encode(std::span<const uint64_t> values, bool readable, std::string& out) const;
+  void Encode(std::span<const uint64_t> values, bool readable, std::string& out,
+              const ByteFields& bytes = {}) const;
   /// Bytes of the binary encoding (before base64), for the packer's cost estimates.
   uint64_t EncodedBytes(std::span<const uint64_t> values) const;
 

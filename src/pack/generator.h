@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "column_codec.h"
 #include "inline_values.h"
 #include "kerchunk/refs/digest.h"
 
@@ -86,7 +87,8 @@ struct PackedContents {
 };
 
 /// Appends the JSON object of one array's inline values (docs/packed-format.md).
-void AppendInline(std::string& out, const InlineColumns& c, bool readable);
+void AppendInline(std::string& out, const InlineColumns& c, bool readable,
+                  const ByteFields& bytes = {});
 
 /// The embedded document as the file holds it: `"kerchunk":{...}`.
 std::string EmbeddedDocumentMember(std::string_view kerchunk_json);
@@ -100,12 +102,16 @@ class PackedTextWriter {
  public:
   /// `readable`: plain JSON arrays instead of base64 columns. `expected_bytes`: room reserved
   /// for the generators and the head (more only costs address space, never touched).
-  PackedTextWriter(bool readable, size_t expected_bytes);
+  /// `bytes`: where binary fields go (base64 in the text by default).
+  PackedTextWriter(bool readable, size_t expected_bytes, ByteFields bytes = {});
 
   /// Appends a generator.
   void Add(const GeneratorColumns& g);
-  /// Bytes the last Add wrote.
-  size_t last_size() const { return text_.size() - last_mark_; }
+  /// Bytes the last Add wrote, text and blobs.
+  size_t last_size() const {
+    return text_.size() - last_mark_ +
+           (bytes_.blobs() ? bytes_.blobs()->size() - last_blob_mark_ : 0);
+  }
   /// Takes back the last Add (once).
   void TakeBackLast();
 
@@ -117,8 +123,9 @@ class PackedTextWriter {
 
  private:
   bool readable_;
+  ByteFields bytes_;
   std::string text_;  // the generators, joined by ",\n"
-  size_t generators_ = 0, last_mark_ = 0;
+  size_t generators_ = 0, last_mark_ = 0, last_blob_mark_ = 0;
 };
 
 /// Serializes to the packed JSON text; `readable` writes plain JSON arrays instead of base64.
@@ -126,6 +133,8 @@ std::string SerializePacked(const PackedContents& contents, bool readable);
 /// Parses packed JSON text: syntax, types, format name and version, column encodings. Errors:
 /// InvalidArgument for malformed JSON or a file that is not a packed file, Unsupported for a
 /// newer format version, DataLoss for a malformed field (naming the generator and the field).
-Result<PackedContents> ParsePacked(std::string_view text);
+/// `blobs`: the blob section of a binary container, which "@<offset>+<length>" strings of the
+/// text refer to; nullptr for text alone (such strings are then DataLoss).
+Result<PackedContents> ParsePacked(std::string_view text, const std::string_view* blobs = nullptr);
 
 }  // namespace kerchunk::pack::internal

@@ -292,7 +292,11 @@ Result<PackedText> Pack(const ReferenceSet& refs, const PackOptions& options) {
   std::vector<bool> generated(refs.arrays.size(), false);
   const internal::BuildOptions build{options.checkpoint_interval, options.readable};
   PackedUrls urls(refs.urls);
-  internal::PackedTextWriter writer(options.readable, ExpectedPackedBytes(refs, options.readable));
+  const bool binary = options.binary && !options.readable;
+  const internal::ByteFields bytes =
+      binary ? internal::ByteFields(&out.blobs) : internal::ByteFields();
+  internal::PackedTextWriter writer(options.readable, ExpectedPackedBytes(refs, options.readable),
+                                    bytes);
   for (const auto& group : GroupArrays(refs)) {
     std::deque<RangeColumns> storage;
     std::vector<internal::GroupVariable> vars;
@@ -324,11 +328,13 @@ Result<PackedText> Pack(const ReferenceSet& refs, const PackOptions& options) {
   std::string inline_text;
   for (const internal::InlineColumns& c : inline_values) {
     if (!inline_text.empty()) inline_text += ",\n";
-    internal::AppendInline(inline_text, c, options.readable);
+    const size_t blobs_before = out.blobs.size();
+    internal::AppendInline(inline_text, c, options.readable, bytes);
     summary.inline_values += c.chunks.size();
     summary.inline_distinct += c.lengths.size();
+    summary.inline_bytes += out.blobs.size() - blobs_before;
   }
-  summary.inline_bytes = inline_text.size();
+  summary.inline_bytes += inline_text.size();
   summary.verbatim = summary.keys - summary.generated - summary.inline_values;
   const std::string verbatim = SerializeSmallest(VerbatimSet(refs, generated, inlined));
   const std::string document = internal::EmbeddedDocumentMember(verbatim);
@@ -340,6 +346,10 @@ Result<PackedText> Pack(const ReferenceSet& refs, const PackOptions& options) {
 
 std::string CompactPackedFile(std::string_view packed_json) {
   return internal::WrapContainer(packed_json);
+}
+
+std::string CompactPackedFile(const PackedText& packed) {
+  return internal::WrapBinaryContainer(packed.text, packed.blobs);
 }
 
 Result<PackSummary> PackFile(const std::string& input, const std::string& output,
@@ -354,7 +364,9 @@ Result<PackSummary> PackFile(const std::string& input, const std::string& output
     KERCHUNK_ASSIGN_OR_RETURN(refs, ReadKerchunkFile(input));
     KERCHUNK_ASSIGN_OR_RETURN(input_bytes, FileSize(input));
   }
-  KERCHUNK_ASSIGN_OR_RETURN(PackedText packed, Pack(refs, options));
+  PackOptions pack_options = options;
+  pack_options.binary = !options.readable;  // the compact file holds the blob section
+  KERCHUNK_ASSIGN_OR_RETURN(PackedText packed, Pack(refs, pack_options));
   if (input != "-") {
     // scan's record of the source files (kerchunk/refs/source_record.h) travels along.
     KERCHUNK_ASSIGN_OR_RETURN(auto sources, ReadSourceRecord(input));
@@ -362,8 +374,8 @@ Result<PackSummary> PackFile(const std::string& input, const std::string& output
   }
   if (!options.readable) {
     // The JSON parts' shares, for the summary, scaled to the container's size below.
-    packed.summary.text_bytes = packed.text.size();
-    packed.text = CompactPackedFile(packed.text);
+    packed.summary.text_bytes = packed.text.size() + packed.blobs.size();
+    packed.text = CompactPackedFile(packed);
   }
   KERCHUNK_RETURN_IF_ERROR(WriteFileAtomically(output, packed.text));
   packed.summary.input_bytes = input_bytes;

@@ -107,13 +107,13 @@ Result<PackBenchResult> RunPackBench(const ReferenceSet& refs, const PackBenchOp
     if (ZSTD_isError(n)) return InternalError("bench: zstd: {}", ZSTD_getErrorName(n));
     r.zstd_bytes = n;
   }
-  const PackOptions pack_options{.checkpoint_interval = o.checkpoint_interval};
+  const PackOptions pack_options{.checkpoint_interval = o.checkpoint_interval, .binary = true};
   std::string packed;
   // What `kerchunk pack` writes: the packed JSON in its compact container (opened below the
   // same way, decompression included).
   KERCHUNK_RETURN_IF_ERROR(Time(o.repetitions, r.pack, [&]() -> Status {
     KERCHUNK_ASSIGN_OR_RETURN(PackedText p, Pack(refs, pack_options));
-    packed = internal::WrapContainer(p.text);
+    packed = CompactPackedFile(p);
     return OkStatus();
   }));
   r.packed_bytes = packed.size();

@@ -58,27 +58,30 @@ std::string WrapContainer(std::string_view json_text) {
   return best.size() < fast.size() ? best : fast;
 }
 
-Result<std::string> UnwrapContainer(std::string bytes) {
-  if (!IsContainer(bytes)) return bytes;
-  const std::string_view frame = std::string_view(bytes).substr(kContainerMagic.size());
+namespace {
+
+// Decompresses exactly one zstd frame that records its content size (at most
+// kMaxContainerTextBytes), with the container dictionary or none. `what` names the part in
+// errors ("packed container: <what>: ...").
+Result<std::string> DecompressFrame(std::string_view frame, bool with_dictionary,
+                                    std::string_view what) {
   const unsigned long long recorded = ZSTD_getFrameContentSize(frame.data(), frame.size());
   if (recorded == ZSTD_CONTENTSIZE_ERROR || recorded == ZSTD_CONTENTSIZE_UNKNOWN) {
-    return DataLossError("packed container: no zstd frame with a recorded size after the magic");
+    return DataLossError("packed container: {}: no zstd frame with a recorded size", what);
   }
   const uint64_t size = recorded;
   if (size > kMaxContainerTextBytes) {
-    return DataLossError("packed container: {} bytes of text, more than a reader takes ({})", size,
-                         kMaxContainerTextBytes);
-  }
-  if (ZSTD_findFrameCompressedSize(frame.data(), frame.size()) != frame.size()) {
-    return DataLossError("packed container: not exactly one zstd frame after the magic");
+    return DataLossError("packed container: {}: {} bytes, more than a reader takes ({})", what,
+                         size, kMaxContainerTextBytes);
   }
   std::unique_ptr<ZSTD_DCtx, decltype(&ZSTD_freeDCtx)> dctx(ZSTD_createDCtx(), ZSTD_freeDCtx);
   if (!dctx) throw std::bad_alloc();
-  const std::string_view dict = ContainerDictionary();
-  // A dictionary that does not start with zstd's dictionary magic is raw content.
-  const size_t loaded = ZSTD_DCtx_loadDictionary(dctx.get(), dict.data(), dict.size());
-  if (ZSTD_isError(loaded)) throw std::bad_alloc();
+  if (with_dictionary) {
+    const std::string_view dict = ContainerDictionary();
+    // A dictionary that does not start with zstd's dictionary magic is raw content.
+    const size_t loaded = ZSTD_DCtx_loadDictionary(dctx.get(), dict.data(), dict.size());
+    if (ZSTD_isError(loaded)) throw std::bad_alloc();
+  }
   // Streamed, the output growing with what actually decodes: a frame that claims gigabytes
   // makes the reader allocate only what its bytes expand to.
   std::string text;
@@ -91,18 +94,100 @@ Result<std::string> UnwrapContainer(std::string bytes) {
     ret = ZSTD_decompressStream(dctx.get(), &o, &in);
     text.resize(at + o.pos);
     if (ZSTD_isError(ret)) {
-      return DataLossError("packed container: zstd: {}", ZSTD_getErrorName(ret));
+      return DataLossError("packed container: {}: zstd: {}", what, ZSTD_getErrorName(ret));
     }
     if (text.size() > size || (ret != 0 && in.pos == in.size && o.pos < o.size)) {
-      return DataLossError("packed container: the zstd frame does not hold the {} bytes it records",
-                           size);
+      return DataLossError(
+          "packed container: {}: the zstd frame does not hold the {} bytes it "
+          "records",
+          what, size);
     }
   }
   if (text.size() != size) {
-    return DataLossError("packed container: the zstd frame holds {} bytes, it records {}",
+    return DataLossError("packed container: {}: the zstd frame holds {} bytes, it records {}", what,
                          text.size(), size);
   }
   return text;
+}
+
+// The length of the zstd frame at the start of `bytes`; DataLoss when there is none.
+Result<size_t> FrameLength(std::string_view bytes, std::string_view what) {
+  const size_t n = ZSTD_findFrameCompressedSize(bytes.data(), bytes.size());
+  if (ZSTD_isError(n)) {
+    return DataLossError("packed container: {}: no complete zstd frame ({})", what,
+                         ZSTD_getErrorName(n));
+  }
+  return n;
+}
+
+}  // namespace
+
+std::string WrapBinaryContainer(std::string_view json_text, std::string_view blobs) {
+  std::string out = WrapContainer(json_text);
+  out.replace(0, kBinaryContainerMagic.size(), kBinaryContainerMagic);
+  // Generator columns and lengths streams are varints and Rice codes, inline values mostly
+  // compressed chunks: zstd rarely gains much on them, and what it does not gain costs open time.
+  std::string compressed(ZSTD_compressBound(blobs.size()), '\0');
+  const size_t n = blobs.empty() ? 0
+                                 : ZSTD_compress(compressed.data(), compressed.size(), blobs.data(),
+                                                 blobs.size(), kLargeTextLevel);
+  if (ZSTD_isError(n)) throw std::bad_alloc();  // with a bound-sized buffer only allocation fails
+  const bool zstd = !blobs.empty() && n < blobs.size() - blobs.size() / 10;
+  AppendBlobSection(zstd ? BlobCoding::kZstd : BlobCoding::kRaw,
+                    zstd ? std::string_view(compressed.data(), n) : blobs, out);
+  return out;
+}
+
+void AppendBlobSection(BlobCoding coding, std::string_view stored, std::string& out) {
+  out += static_cast<char>(coding);
+  uint64_t length = stored.size();
+  for (int i = 0; i < 8; ++i, length >>= 8) out += static_cast<char>(length & 0xff);
+  out += stored;
+}
+
+Result<UnwrappedContainer> UnwrapContainer(std::string_view bytes) {
+  UnwrappedContainer out;
+  if (!IsContainer(bytes)) {
+    out.text = std::string(bytes);
+    return out;
+  }
+  out.binary = bytes.starts_with(kBinaryContainerMagic);
+  const std::string_view rest = bytes.substr(kContainerMagic.size());
+  KERCHUNK_ASSIGN_OR_RETURN(const size_t frame, FrameLength(rest, "packed JSON"));
+  if (!out.binary && frame != rest.size()) {
+    return DataLossError("packed container: not exactly one zstd frame after the magic");
+  }
+  KERCHUNK_ASSIGN_OR_RETURN(out.text, DecompressFrame(rest.substr(0, frame), true, "packed JSON"));
+  if (!out.binary) return out;
+  if (frame == rest.size()) {
+    return DataLossError("packed container: the blob section is missing after the JSON frame");
+  }
+  // The coding, the stored length, exactly that many bytes: a truncated file, or anything
+  // appended, is refused rather than read as a shorter or longer section.
+  const std::string_view head = rest.substr(frame);
+  if (head.size() < 9) return DataLossError("packed container: the blob section's header is cut");
+  uint64_t stored = 0;
+  for (int i = 8; i >= 1; --i) stored = stored << 8 | static_cast<uint8_t>(head[i]);
+  if (stored != head.size() - 9) {
+    return DataLossError("packed container: the blob section holds {} bytes, its header says {}",
+                         head.size() - 9, stored);
+  }
+  const std::string_view section = head.substr(9);
+  switch (static_cast<BlobCoding>(head[0])) {
+    case BlobCoding::kRaw:
+      out.raw_blobs = section;
+      return out;
+    case BlobCoding::kZstd: {
+      KERCHUNK_ASSIGN_OR_RETURN(const size_t length, FrameLength(section, "blob section"));
+      if (length != section.size()) {
+        return DataLossError("packed container: bytes after the blob section's zstd frame");
+      }
+      KERCHUNK_ASSIGN_OR_RETURN(out.blob_copy, DecompressFrame(section, false, "blob section"));
+      return out;
+    }
+  }
+  return DataLossError("packed container: unknown blob section coding {}",
+                       static_cast<unsigned>(static_cast<uint8_t>(head[0])));
 }
 
 }  // namespace kerchunk::pack::internal

@@ -19,13 +19,16 @@ PackedIndex& PackedIndex::operator=(PackedIndex&&) noexcept = default;
 PackedIndex::~PackedIndex() = default;
 
 Result<PackedIndex> PackedIndex::Parse(std::string_view bytes) {
-  std::string unwrapped;
+  internal::UnwrappedContainer unwrapped;
   std::string_view text = bytes;
+  std::string_view blobs;
   if (internal::IsContainer(bytes)) {
-    KERCHUNK_ASSIGN_OR_RETURN(unwrapped, internal::UnwrapContainer(std::string(bytes)));
-    text = unwrapped;
+    KERCHUNK_ASSIGN_OR_RETURN(unwrapped, internal::UnwrapContainer(bytes));
+    text = unwrapped.text;
+    blobs = unwrapped.blobs();
   }
-  KERCHUNK_ASSIGN_OR_RETURN(internal::PackedContents contents, internal::ParsePacked(text));
+  KERCHUNK_ASSIGN_OR_RETURN(internal::PackedContents contents,
+                            internal::ParsePacked(text, unwrapped.binary ? &blobs : nullptr));
   KERCHUNK_ASSIGN_OR_RETURN(std::unique_ptr<IndexState> state,
                             IndexState::Make(std::move(contents)));
   return PackedIndex(std::move(state));
@@ -133,9 +136,9 @@ Result<std::optional<std::vector<SourceFileRecord>>> ReadIndexSourceRecord(
   Result<std::string> bytes = ReadFileToString(path);
   if (!bytes.ok()) return bytes.status();
   if (!internal::IsContainer(*bytes)) return ReadSourceRecord(path);
-  Result<std::string> text = internal::UnwrapContainer(*std::move(bytes));
-  if (!text.ok()) return std::move(text).status().Annotate(path);
-  return SourceRecordOfPackedText(*text, path);
+  Result<internal::UnwrappedContainer> unwrapped = internal::UnwrapContainer(*bytes);
+  if (!unwrapped.ok()) return std::move(unwrapped).status().Annotate(path);
+  return SourceRecordOfPackedText(unwrapped->text, path);
 }
 
 Status UnpackFile(const std::string& input, const std::string& output,

@@ -3,6 +3,7 @@
 // versions can add optional ones; a required field missing or twice is an error.
 #include <simdjson.h>
 
+#include <charconv>
 #include <initializer_list>
 
 #include "base64_decoder.h"
@@ -91,8 +92,47 @@ Result<std::vector<uint64_t>> ReadUints(od::value v, std::string_view field) {
   return out;
 }
 
-// A column: a plain JSON array, or {"<encoding>": "<base64>"}.
-Result<std::vector<uint64_t>> ReadColumn(od::value v, const IntColumnCodec& codec) {
+// Where "@<offset>+<length>" strings point: the blob section of a binary container; nullptr
+// when the text came alone (plain JSON, the text-only container), where they are errors.
+using Blobs = const std::string_view*;
+
+// The bytes a blob reference "@<offset>+<length>" names.
+Result<std::string_view> ResolveBlob(std::string_view text, Blobs blobs) {
+  if (!blobs) {
+    return InvalidArgumentError("a blob reference (\"@...\") outside a binary container");
+  }
+  uint64_t offset = 0, length = 0;
+  const char* p = text.data() + 1;
+  const char* end = text.data() + text.size();
+  auto [after_offset, e1] = std::from_chars(p, end, offset);
+  if (e1 != std::errc() || after_offset == end || *after_offset != '+') {
+    return InvalidArgumentError("malformed blob reference \"{}\"", text);
+  }
+  auto [after_length, e2] = std::from_chars(after_offset + 1, end, length);
+  if (e2 != std::errc() || after_length != end) {
+    return InvalidArgumentError("malformed blob reference \"{}\"", text);
+  }
+  if (offset > blobs->size() || length > blobs->size() - offset) {
+    return InvalidArgumentError("blob reference \"{}\" beyond the {}-byte blob section", text,
+                                blobs->size());
+  }
+  return blobs->substr(offset, length);
+}
+
+// The bytes of a binary field: base64 text, or a blob reference. `extra_capacity` as
+// DecodeBase64's.
+Status DecodeBytes(std::string_view text, Blobs blobs, std::string& out,
+                   size_t extra_capacity = 0) {
+  if (!text.starts_with('@')) return DecodeBase64(text, out, extra_capacity);
+  KERCHUNK_ASSIGN_OR_RETURN(std::string_view bytes, ResolveBlob(text, blobs));
+  out.clear();
+  out.reserve(bytes.size() + extra_capacity);
+  out.assign(bytes);
+  return OkStatus();
+}
+
+// A column: a plain JSON array, or {"<encoding>": "<base64>" or "@<offset>+<length>"}.
+Result<std::vector<uint64_t>> ReadColumn(od::value v, const IntColumnCodec& codec, Blobs blobs) {
   const std::string_view field = codec.field();
   od::json_type type;
   if (auto err = v.type().get(type)) return JsonError(err, field, "a column");
@@ -125,11 +165,19 @@ Result<std::vector<uint64_t>> ReadColumn(od::value v, const IntColumnCodec& code
     std::string encoding(key);
     if (out) return DataLossError("\"{}\": expected one encoding, got several", field);
     if (auto err = member.value().get_string().get(text)) {
-      return JsonError(err, field, "a base64 string");
+      return JsonError(err, field, "a base64 string or blob reference");
     }
-    std::string bytes;
-    if (Status s = DecodeBase64(text, bytes); !s.ok()) {
-      return DataLossError("\"{}\": {}", field, s.message());
+    std::string decoded;
+    std::string_view bytes;
+    if (text.starts_with('@')) {  // decoded in place, no copy
+      auto blob = ResolveBlob(text, blobs);
+      if (!blob.ok()) return DataLossError("\"{}\": {}", field, blob.status().message());
+      bytes = *blob;
+    } else {
+      if (Status s = DecodeBase64(text, decoded); !s.ok()) {
+        return DataLossError("\"{}\": {}", field, s.message());
+      }
+      bytes = decoded;
     }
     KERCHUNK_ASSIGN_OR_RETURN(
         out, codec.DecodeBinary(encoding, std::as_bytes(std::span(bytes.data(), bytes.size()))));
@@ -145,7 +193,7 @@ Result<Predictor> ParsePredictor(std::string_view name) {
   return DataLossError("\"lengths.predictor\": unknown predictor \"{}\"", name);
 }
 
-Status ReadLengths(od::value v, LengthColumns& l) {
+Status ReadLengths(od::value v, LengthColumns& l, Blobs blobs) {
   std::string coding, predictor;
   bool has_stream = false;
   KERCHUNK_RETURN_IF_ERROR(
@@ -153,15 +201,15 @@ Status ReadLengths(od::value v, LengthColumns& l) {
         if (key == "coding") {
           KERCHUNK_ASSIGN_OR_RETURN(coding, ReadString(x, "lengths.coding"));
         } else if (key == "values") {
-          KERCHUNK_ASSIGN_OR_RETURN(l.values, ReadColumn(x, columns::kLengthValues));
+          KERCHUNK_ASSIGN_OR_RETURN(l.values, ReadColumn(x, columns::kLengthValues, blobs));
         } else if (key == "predictor") {
           KERCHUNK_ASSIGN_OR_RETURN(predictor, ReadString(x, "lengths.predictor"));
         } else if (key == "centers") {
-          KERCHUNK_ASSIGN_OR_RETURN(l.centers, ReadColumn(x, columns::kCenters));
+          KERCHUNK_ASSIGN_OR_RETURN(l.centers, ReadColumn(x, columns::kCenters, blobs));
         } else if (key == "parameters") {
-          KERCHUNK_ASSIGN_OR_RETURN(l.parameters, ReadColumn(x, columns::kParameters));
+          KERCHUNK_ASSIGN_OR_RETURN(l.parameters, ReadColumn(x, columns::kParameters, blobs));
         } else if (key == "block_bits") {
-          KERCHUNK_ASSIGN_OR_RETURN(l.block_bits, ReadColumn(x, columns::kBlockBits));
+          KERCHUNK_ASSIGN_OR_RETURN(l.block_bits, ReadColumn(x, columns::kBlockBits, blobs));
         } else if (key == "bits") {
           KERCHUNK_ASSIGN_OR_RETURN(l.bits, ReadUint(x, "lengths.bits"));
         } else if (key == "data") {
@@ -170,7 +218,7 @@ Status ReadLengths(od::value v, LengthColumns& l) {
             return JsonError(err, "lengths.data", "a string");
           }
           // Room for the decoder's padding, so it does not copy the stream again.
-          if (Status s = DecodeBase64(text, l.data, BitReader::kPadding); !s.ok()) {
+          if (Status s = DecodeBytes(text, blobs, l.data, BitReader::kPadding); !s.ok()) {
             return DataLossError("\"lengths.data\": {}", s.message());
           }
           has_stream = true;
@@ -191,27 +239,27 @@ Status ReadLengths(od::value v, LengthColumns& l) {
 
 Status ReadPair(od::value v, std::string_view name, const IntColumnCodec& first,
                 std::string_view first_key, std::vector<uint64_t>& a, const IntColumnCodec& second,
-                std::string_view second_key, std::vector<uint64_t>& b) {
+                std::string_view second_key, std::vector<uint64_t>& b, Blobs blobs) {
   return ReadObject(v, name, {first_key, second_key},
                     [&](const std::string& key, od::value x) -> Status {
                       if (key == first_key) {
-                        KERCHUNK_ASSIGN_OR_RETURN(a, ReadColumn(x, first));
+                        KERCHUNK_ASSIGN_OR_RETURN(a, ReadColumn(x, first, blobs));
                       } else if (key == second_key) {
-                        KERCHUNK_ASSIGN_OR_RETURN(b, ReadColumn(x, second));
+                        KERCHUNK_ASSIGN_OR_RETURN(b, ReadColumn(x, second, blobs));
                       }
                       return OkStatus();
                     });
 }
 
-Status ReadGaps(od::value v, GeneratorColumns& g) {
+Status ReadGaps(od::value v, GeneratorColumns& g, Blobs blobs) {
   return ReadObject(
       v, "gaps", {"default", "index", "value"}, [&](const std::string& key, od::value x) -> Status {
         if (key == "default") {
-          KERCHUNK_ASSIGN_OR_RETURN(g.gap_default, ReadColumn(x, columns::kGapDefault));
+          KERCHUNK_ASSIGN_OR_RETURN(g.gap_default, ReadColumn(x, columns::kGapDefault, blobs));
         } else if (key == "index") {
-          KERCHUNK_ASSIGN_OR_RETURN(g.gap_index, ReadColumn(x, columns::kGapIndex));
+          KERCHUNK_ASSIGN_OR_RETURN(g.gap_index, ReadColumn(x, columns::kGapIndex, blobs));
         } else if (key == "value") {
-          KERCHUNK_ASSIGN_OR_RETURN(g.gap_value, ReadColumn(x, columns::kGapValue));
+          KERCHUNK_ASSIGN_OR_RETURN(g.gap_value, ReadColumn(x, columns::kGapValue, blobs));
         }
         return OkStatus();
       });
@@ -235,39 +283,39 @@ Status ReadStats(od::value v, GeneratorStats& s) {
   });
 }
 
-Result<GeneratorColumns> ReadGenerator(od::value v) {
+Result<GeneratorColumns> ReadGenerator(od::value v, Blobs blobs) {
   GeneratorColumns g;
-  KERCHUNK_RETURN_IF_ERROR(
-      ReadObject(v, "generator",
-                 {"variables", "chunk_grid", "interleave", "references", "checkpoint_interval",
-                  "presence", "lengths", "ends", "gaps", "files"},
-                 [&](const std::string& key, od::value x) -> Status {
-                   if (key == "variables") {
-                     KERCHUNK_ASSIGN_OR_RETURN(g.variables, ReadStrings(x, key));
-                   } else if (key == "chunk_grid") {
-                     KERCHUNK_ASSIGN_OR_RETURN(g.chunk_grid, ReadUints(x, key));
-                   } else if (key == "interleave") {
-                     KERCHUNK_ASSIGN_OR_RETURN(g.interleave, ReadUint(x, key));
-                   } else if (key == "references") {
-                     KERCHUNK_ASSIGN_OR_RETURN(g.references, ReadUint(x, key));
-                   } else if (key == "checkpoint_interval") {
-                     KERCHUNK_ASSIGN_OR_RETURN(g.checkpoint_interval, ReadUint(x, key));
-                   } else if (key == "stats") {
-                     return ReadStats(x, g.stats);
-                   } else if (key == "presence") {
-                     KERCHUNK_ASSIGN_OR_RETURN(g.presence, ReadColumn(x, columns::kPresence));
-                   } else if (key == "lengths") {
-                     return ReadLengths(x, g.lengths);
-                   } else if (key == "ends") {
-                     KERCHUNK_ASSIGN_OR_RETURN(g.ends, ReadColumn(x, columns::kEnds));
-                   } else if (key == "gaps") {
-                     return ReadGaps(x, g);
-                   } else if (key == "files") {
-                     return ReadPair(x, "files", columns::kFileIndex, "index", g.file_index,
-                                     columns::kFileUrl, "url", g.file_url);
-                   }
-                   return OkStatus();
-                 }));
+  KERCHUNK_RETURN_IF_ERROR(ReadObject(
+      v, "generator",
+      {"variables", "chunk_grid", "interleave", "references", "checkpoint_interval", "presence",
+       "lengths", "ends", "gaps", "files"},
+      [&](const std::string& key, od::value x) -> Status {
+        if (key == "variables") {
+          KERCHUNK_ASSIGN_OR_RETURN(g.variables, ReadStrings(x, key));
+        } else if (key == "chunk_grid") {
+          KERCHUNK_ASSIGN_OR_RETURN(g.chunk_grid, ReadUints(x, key));
+        } else if (key == "interleave") {
+          KERCHUNK_ASSIGN_OR_RETURN(g.interleave, ReadUint(x, key));
+        } else if (key == "references") {
+          KERCHUNK_ASSIGN_OR_RETURN(g.references, ReadUint(x, key));
+        } else if (key == "checkpoint_interval") {
+          KERCHUNK_ASSIGN_OR_RETURN(g.checkpoint_interval, ReadUint(x, key));
+        } else if (key == "stats") {
+          return ReadStats(x, g.stats);
+        } else if (key == "presence") {
+          KERCHUNK_ASSIGN_OR_RETURN(g.presence, ReadColumn(x, columns::kPresence, blobs));
+        } else if (key == "lengths") {
+          return ReadLengths(x, g.lengths, blobs);
+        } else if (key == "ends") {
+          KERCHUNK_ASSIGN_OR_RETURN(g.ends, ReadColumn(x, columns::kEnds, blobs));
+        } else if (key == "gaps") {
+          return ReadGaps(x, g, blobs);
+        } else if (key == "files") {
+          return ReadPair(x, "files", columns::kFileIndex, "index", g.file_index, columns::kFileUrl,
+                          "url", g.file_url, blobs);
+        }
+        return OkStatus();
+      }));
   return g;
 }
 
@@ -312,43 +360,44 @@ Status CheckFormat(od::document& doc) {
   return OkStatus();
 }
 
-Status ReadData(od::value x, std::string_view field, std::string& out) {
+Status ReadData(od::value x, std::string_view field, std::string& out, Blobs blobs) {
   std::string_view text;
-  if (auto err = x.get_string().get(text)) return JsonError(err, field, "a base64 string");
-  if (Status s = DecodeBase64(text, out); !s.ok()) {
+  if (auto err = x.get_string().get(text))
+    return JsonError(err, field, "a base64 string or blob reference");
+  if (Status s = DecodeBytes(text, blobs, out); !s.ok()) {
     return DataLossError("\"{}\": {}", field, s.message());
   }
   return OkStatus();
 }
 
-Result<InlineColumns> ReadInline(od::value v) {
+Result<InlineColumns> ReadInline(od::value v, Blobs blobs) {
   InlineColumns c;
   uint64_t values = 0;
-  KERCHUNK_RETURN_IF_ERROR(
-      ReadObject(v, "inline", {"variable", "values", "chunks", "lengths", "data"},
-                 [&](const std::string& key, od::value x) -> Status {
-                   if (key == "variable") {
-                     KERCHUNK_ASSIGN_OR_RETURN(c.variable, ReadString(x, "inline.variable"));
-                   } else if (key == "values") {
-                     KERCHUNK_ASSIGN_OR_RETURN(values, ReadUint(x, "inline.values"));
-                   } else if (key == "chunks") {
-                     KERCHUNK_ASSIGN_OR_RETURN(c.chunks, ReadColumn(x, columns::kInlineChunks));
-                   } else if (key == "ids") {
-                     KERCHUNK_ASSIGN_OR_RETURN(c.ids, ReadColumn(x, columns::kInlineIds));
-                   } else if (key == "lengths") {
-                     KERCHUNK_ASSIGN_OR_RETURN(c.lengths, ReadColumn(x, columns::kInlineLengths));
-                   } else if (key == "data") {
-                     return ReadData(x, "inline.data", c.data);
-                   }
-                   return OkStatus();
-                 }));
+  KERCHUNK_RETURN_IF_ERROR(ReadObject(
+      v, "inline", {"variable", "values", "chunks", "lengths", "data"},
+      [&](const std::string& key, od::value x) -> Status {
+        if (key == "variable") {
+          KERCHUNK_ASSIGN_OR_RETURN(c.variable, ReadString(x, "inline.variable"));
+        } else if (key == "values") {
+          KERCHUNK_ASSIGN_OR_RETURN(values, ReadUint(x, "inline.values"));
+        } else if (key == "chunks") {
+          KERCHUNK_ASSIGN_OR_RETURN(c.chunks, ReadColumn(x, columns::kInlineChunks, blobs));
+        } else if (key == "ids") {
+          KERCHUNK_ASSIGN_OR_RETURN(c.ids, ReadColumn(x, columns::kInlineIds, blobs));
+        } else if (key == "lengths") {
+          KERCHUNK_ASSIGN_OR_RETURN(c.lengths, ReadColumn(x, columns::kInlineLengths, blobs));
+        } else if (key == "data") {
+          return ReadData(x, "inline.data", c.data, blobs);
+        }
+        return OkStatus();
+      }));
   if (values != c.chunks.size()) {
     return DataLossError("\"values\" is {}, but \"chunks\" has {}", values, c.chunks.size());
   }
   return c;
 }
 
-Status ReadTopLevel(od::document& doc, PackedContents& out) {
+Status ReadTopLevel(od::document& doc, PackedContents& out, Blobs blobs) {
   od::value top;
   if (auto err = doc.get_value().get(top)) return JsonError(err, "document", "an object");
   return ReadObject(top, "document", {"checksum", "kerchunk", "urls", "generators"},
@@ -366,7 +415,7 @@ Status ReadTopLevel(od::document& doc, PackedContents& out) {
                         for (auto item : list) {
                           od::value object;
                           if (auto err = item.get(object)) return JsonError(err, key, "an object");
-                          auto values = ReadInline(object);
+                          auto values = ReadInline(object, blobs);
                           if (!values.ok()) {
                             return std::move(values).status().Annotate(
                                 fmt::format("inline values {}", out.inline_values.size()));
@@ -390,7 +439,7 @@ Status ReadTopLevel(od::document& doc, PackedContents& out) {
                         for (auto item : list) {
                           od::value g;
                           if (auto err = item.get(g)) return JsonError(err, key, "a generator");
-                          auto generator = ReadGenerator(g);
+                          auto generator = ReadGenerator(g, blobs);
                           if (!generator.ok()) {
                             return std::move(generator).status().Annotate(
                                 fmt::format("generator {}", out.generators.size()));
@@ -426,7 +475,7 @@ Status CheckNothingAfter(od::document& doc, const simdjson::padded_string& text)
 
 }  // namespace
 
-Result<PackedContents> ParsePacked(std::string_view text) {
+Result<PackedContents> ParsePacked(std::string_view text, const std::string_view* blobs) {
   simdjson::padded_string padded(text);
   od::parser parser;
   od::document doc;
@@ -436,7 +485,7 @@ Result<PackedContents> ParsePacked(std::string_view text) {
   KERCHUNK_RETURN_IF_ERROR(CheckFormat(doc));
   doc.rewind();
   PackedContents out;
-  KERCHUNK_RETURN_IF_ERROR(ReadTopLevel(doc, out));
+  KERCHUNK_RETURN_IF_ERROR(ReadTopLevel(doc, out, blobs));
   return out;
 }
 

@@ -40,28 +40,30 @@ void AppendStats(std::string& out, const GeneratorStats& s) {
   out += '}';
 }
 
-void AppendLengths(std::string& out, const LengthColumns& l, bool readable) {
+void AppendLengths(std::string& out, const LengthColumns& l, bool readable,
+                   const ByteFields& bytes) {
   out += "\"lengths\":{";
   if (l.plain) {
     out += "\"coding\":\"plain\",\"values\":";
-    columns::kLengthValues.Encode(l.values, readable, out);
+    columns::kLengthValues.Encode(l.values, readable, out, bytes);
     out += '}';
     return;
   }
   out += "\"coding\":\"rice\",\"predictor\":";
   json::AppendString(out, PredictorName(l.predictor));
   out += ",\"centers\":";
-  columns::kCenters.Encode(l.centers, readable, out);
+  columns::kCenters.Encode(l.centers, readable, out, bytes);
   out += ",\"parameters\":";
-  columns::kParameters.Encode(l.parameters, readable, out);
+  columns::kParameters.Encode(l.parameters, readable, out, bytes);
   out += ",\"block_bits\":";
-  columns::kBlockBits.Encode(l.block_bits, readable, out);
-  fmt::format_to(std::back_inserter(out), ",\"bits\":{},\"data\":\"", l.bits);
-  Base64EncodeTo(l.data, out);
-  out += "\"}";
+  columns::kBlockBits.Encode(l.block_bits, readable, out, bytes);
+  fmt::format_to(std::back_inserter(out), ",\"bits\":{},\"data\":", l.bits);
+  bytes.Append(l.data, out);
+  out += '}';
 }
 
-void AppendGenerator(std::string& out, const GeneratorColumns& g, bool readable) {
+void AppendGenerator(std::string& out, const GeneratorColumns& g, bool readable,
+                     const ByteFields& bytes) {
   out += "{\"variables\":";
   AppendStrings(out, g.variables);
   out += ",\"chunk_grid\":";
@@ -71,39 +73,42 @@ void AppendGenerator(std::string& out, const GeneratorColumns& g, bool readable)
                  g.references, g.checkpoint_interval);
   AppendStats(out, g.stats);
   out += ",\"presence\":";
-  columns::kPresence.Encode(g.presence, readable, out);
+  columns::kPresence.Encode(g.presence, readable, out, bytes);
   out += ',';
-  AppendLengths(out, g.lengths, readable);
+  AppendLengths(out, g.lengths, readable, bytes);
   out += ",\"ends\":";
-  columns::kEnds.Encode(g.ends, readable, out);
+  columns::kEnds.Encode(g.ends, readable, out, bytes);
   out += ",\"gaps\":{\"default\":";
-  columns::kGapDefault.Encode(g.gap_default, readable, out);
+  columns::kGapDefault.Encode(g.gap_default, readable, out, bytes);
   out += ",\"index\":";
-  columns::kGapIndex.Encode(g.gap_index, readable, out);
+  columns::kGapIndex.Encode(g.gap_index, readable, out, bytes);
   out += ",\"value\":";
-  columns::kGapValue.Encode(g.gap_value, readable, out);
+  columns::kGapValue.Encode(g.gap_value, readable, out, bytes);
   out += "},\"files\":{\"index\":";
-  columns::kFileIndex.Encode(g.file_index, readable, out);
+  columns::kFileIndex.Encode(g.file_index, readable, out, bytes);
   out += ",\"url\":";
-  columns::kFileUrl.Encode(g.file_url, readable, out);
+  columns::kFileUrl.Encode(g.file_url, readable, out, bytes);
   out += "}}";
 }
 
 }  // namespace
 
-PackedTextWriter::PackedTextWriter(bool readable, size_t expected_bytes) : readable_(readable) {
+PackedTextWriter::PackedTextWriter(bool readable, size_t expected_bytes, ByteFields bytes)
+    : readable_(readable), bytes_(bytes) {
   text_.reserve(expected_bytes);
 }
 
 void PackedTextWriter::Add(const GeneratorColumns& g) {
   last_mark_ = text_.size();
+  if (bytes_.blobs()) last_blob_mark_ = bytes_.blobs()->size();
   text_ += generators_ ? ",\n" : "\n";
-  AppendGenerator(text_, g, readable_);
+  AppendGenerator(text_, g, readable_, bytes_);
   ++generators_;
 }
 
 void PackedTextWriter::TakeBackLast() {
   text_.resize(last_mark_);
+  if (bytes_.blobs()) bytes_.blobs()->resize(last_blob_mark_);
   --generators_;
 }
 
@@ -132,20 +137,21 @@ std::string PackedTextWriter::Finish(const ReferenceDigest& checksum, std::strin
   return std::move(text_);
 }
 
-void AppendInline(std::string& out, const InlineColumns& c, bool readable) {
+void AppendInline(std::string& out, const InlineColumns& c, bool readable,
+                  const ByteFields& bytes) {
   out += "{\"variable\":";
   json::AppendString(out, c.variable);
   fmt::format_to(std::back_inserter(out), ",\"values\":{},\"chunks\":", c.chunks.size());
-  columns::kInlineChunks.Encode(c.chunks, readable, out);
+  columns::kInlineChunks.Encode(c.chunks, readable, out, bytes);
   if (!c.ids.empty()) {
     out += ",\"ids\":";
-    columns::kInlineIds.Encode(c.ids, readable, out);
+    columns::kInlineIds.Encode(c.ids, readable, out, bytes);
   }
   out += ",\"lengths\":";
-  columns::kInlineLengths.Encode(c.lengths, readable, out);
-  out += ",\"data\":\"";
-  Base64EncodeTo(c.data, out);
-  out += "\"}";
+  columns::kInlineLengths.Encode(c.lengths, readable, out, bytes);
+  out += ",\"data\":";
+  bytes.Append(c.data, out);
+  out += '}';
 }
 
 std::string EmbeddedDocumentMember(std::string_view kerchunk_json) {

@@ -80,9 +80,9 @@ Result<uint64_t> WriteReferences(const std::string& path, const ReferenceSet& re
   if (WantsPacked(path, packed)) {
     // Packed from the columns in memory: the output plus small tables, no JSON text of every
     // reference (which would be ~100 bytes a reference on top of the model's ~28).
-    KERCHUNK_ASSIGN_OR_RETURN(pack::PackedText p, pack::Pack(refs));
+    KERCHUNK_ASSIGN_OR_RETURN(pack::PackedText p, pack::Pack(refs, {.binary = true}));
     AppendSourceRecord(sources, p.text);
-    text = pack::CompactPackedFile(p.text);
+    text = pack::CompactPackedFile(p);
   } else {
     // About 100 bytes per recorded file: the member inserted at the start needs no
     // reallocation.

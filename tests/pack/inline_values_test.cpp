@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <zstd.h>
 
 #include <random>
 
@@ -95,6 +96,10 @@ TEST(InlineValuesTest, RoundTripAndEveryKeyResolves) {
       ASSERT_TRUE(unpacked.ok()) << unpacked.status().message();
       EXPECT_EQ(DigestReferences(*unpacked), DigestReferences(refs));
     }
+    // What kerchunk pack writes: the binary container, inline data in its blob section.
+    const std::string binary = ExpectRoundTrip(refs, {.checkpoint_interval = 8, .binary = true});
+    ASSERT_TRUE(binary.starts_with(internal::kBinaryContainerMagic));
+    ExpectEveryInlineKeyResolves(refs, binary);
   }
 }
 
@@ -195,7 +200,7 @@ TEST(PackedContainerTest, DamagedFramesAreRefused) {
   EXPECT_LT(compact.size(), text.size());
   auto unwrapped = internal::UnwrapContainer(compact);
   ASSERT_TRUE(unwrapped.ok());
-  EXPECT_EQ(*unwrapped, text);
+  EXPECT_EQ(unwrapped->text, text);
   for (size_t cut : {size_t{4}, size_t{6}, compact.size() / 2, compact.size() - 1}) {
     Status s = ParseError(compact.substr(0, cut));
     EXPECT_EQ(s.code(), StatusCode::kDataLoss) << cut << ": " << s.message();
@@ -209,6 +214,102 @@ TEST(PackedContainerTest, DamagedFramesAreRefused) {
   for (int trial = 0; trial < 300; ++trial) {
     std::string damaged = compact;
     damaged[4 + random() % (damaged.size() - 4)] ^= static_cast<char>(1 << (random() % 8));
+    auto index = PackedIndex::Parse(damaged);
+    if (!index.ok()) continue;
+    auto unpacked = index->UnpackAll();
+    if (unpacked.ok()) {
+      EXPECT_EQ(DigestReferences(*unpacked), original) << trial;
+    }
+  }
+}
+
+// One zstd frame of `bytes` (level 1, content size recorded).
+std::string ZstdFrame(std::string_view bytes) {
+  std::string out(ZSTD_compressBound(bytes.size()), '\0');
+  out.resize(ZSTD_compress(out.data(), out.size(), bytes.data(), bytes.size(), 1));
+  return out;
+}
+
+// A binary container whose blob section is stored raw (the test can then damage it byte by
+// byte): the JSON frame of `text` and `blobs` as they are.
+std::string RawBinaryContainer(std::string_view text, std::string_view blobs) {
+  std::string out = internal::WrapContainer(text);
+  out.replace(0, 4, internal::kBinaryContainerMagic);
+  internal::AppendBlobSection(internal::BlobCoding::kRaw, blobs, out);
+  return out;
+}
+
+TEST(BinaryContainerTest, BothBlobCodingsRead) {
+  auto packed = Pack(InlineSet(3), {.binary = true});
+  ASSERT_TRUE(packed.ok());
+  ASSERT_FALSE(packed->blobs.empty());
+  const ReferenceDigest original = DigestReferences(InlineSet(3));
+  for (const std::string& file :
+       {CompactPackedFile(*packed), RawBinaryContainer(packed->text, packed->blobs)}) {
+    ASSERT_TRUE(LooksPacked(file));
+    auto index = PackedIndex::Parse(file);
+    ASSERT_TRUE(index.ok()) << index.status().message();
+    auto unpacked = index->UnpackAll();
+    ASSERT_TRUE(unpacked.ok()) << unpacked.status().message();
+    EXPECT_EQ(DigestReferences(*unpacked), original);
+  }
+}
+
+TEST(BinaryContainerTest, DamagedContainersAreRefused) {
+  auto packed = Pack(InlineSet(4), {.binary = true});
+  ASSERT_TRUE(packed.ok());
+  const std::string& text = packed->text;
+  const std::string& blobs = packed->blobs;
+  // Without its blob section the text is not a file: its "@" strings point nowhere.
+  EXPECT_THAT(ParseError(text).message(), HasSubstr("outside a binary container"));
+  EXPECT_THAT(ParseError(internal::WrapContainer(text)).message(),
+              HasSubstr("outside a binary container"));
+  // A blob section shorter than the references into it (but as long as its header says).
+  Status cut = ParseError(RawBinaryContainer(text, blobs.substr(0, blobs.size() - 1)));
+  EXPECT_EQ(cut.code(), StatusCode::kDataLoss) << cut.message();
+  EXPECT_THAT(cut.message(), HasSubstr("beyond the"));
+  // No blob section at all, an unknown coding, a damaged zstd section.
+  std::string no_section = RawBinaryContainer(text, "");
+  no_section.resize(no_section.size() - 9);
+  EXPECT_THAT(ParseError(no_section).message(), HasSubstr("blob section is missing"));
+  EXPECT_THAT(ParseError(no_section + '\0').message(), HasSubstr("header is cut"));
+  std::string unknown = RawBinaryContainer(text, blobs);
+  unknown[unknown.size() - blobs.size() - 9] = 7;
+  EXPECT_THAT(ParseError(unknown).message(), HasSubstr("unknown blob section coding 7"));
+  // Cut short or lengthened, raw or zstd: refused by the container, before any field is read.
+  const std::string raw_file = RawBinaryContainer(text, blobs);
+  const std::string zstd_file =
+      internal::WrapContainer(text).replace(0, 4, internal::kBinaryContainerMagic) + [&] {
+        std::string section;
+        internal::AppendBlobSection(internal::BlobCoding::kZstd, ZstdFrame(blobs), section);
+        return section;
+      }();
+  ASSERT_TRUE(PackedIndex::Parse(zstd_file).ok());
+  for (const std::string& file : {raw_file, zstd_file}) {
+    for (const std::string& damaged : {file.substr(0, file.size() - 1), file + "x"}) {
+      Status s = ParseError(damaged);
+      EXPECT_EQ(s.code(), StatusCode::kDataLoss) << s.message();
+      EXPECT_THAT(s.message(), StartsWith("packed container: ")) << s.message();
+    }
+  }
+  // Malformed references, each naming its field.
+  std::string bad = text;
+  const size_t at = bad.find("\"@");
+  ASSERT_NE(at, std::string::npos);
+  for (std::string_view replacement : {"\"@x+1", "\"@1+", "\"@99999999999999999999+1"}) {
+    std::string damaged = bad;
+    damaged.replace(at, damaged.find('"', at + 1) - at, replacement);
+    Status s = ParseError(RawBinaryContainer(damaged, blobs));
+    EXPECT_EQ(s.code(), StatusCode::kDataLoss) << replacement << ": " << s.message();
+    EXPECT_THAT(s.message(), HasSubstr("blob reference")) << replacement;
+  }
+  // Flipped bits in the blob section: an error, or exactly the original references.
+  const ReferenceDigest original = DigestReferences(InlineSet(4));
+  std::mt19937_64 random(2);
+  const std::string raw = RawBinaryContainer(text, blobs);
+  for (int trial = 0; trial < 300; ++trial) {
+    std::string damaged = raw;
+    damaged[raw.size() - 1 - random() % blobs.size()] ^= static_cast<char>(1 << (random() % 8));
     auto index = PackedIndex::Parse(damaged);
     if (!index.ok()) continue;
     auto unpacked = index->UnpackAll();

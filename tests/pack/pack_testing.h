@@ -22,7 +22,8 @@ size_t AddArray(ReferenceSet& refs, const std::string& path, const std::vector<u
                 const std::vector<uint64_t>& chunks, char separator = '.');
 
 /// Packs `refs`, parses the text and expands it; checks (gtest failures) that every key comes
-/// back with its value and that the checksum matches. Returns the packed text.
+/// back with its value and that the checksum matches. Returns the packed text (with
+/// `options.binary`, the binary container: the text alone is not a file then).
 std::string ExpectRoundTrip(const ReferenceSet& refs, const PackOptions& options = {});
 
 /// The packed text of `refs` (asserting success).

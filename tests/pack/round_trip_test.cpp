@@ -58,15 +58,20 @@ std::vector<PropertyCase> PropertyCases() {
 }
 
 TEST(PackPropertyTest, RandomSetsRoundTripWithEveryOptionMix) {
-  const std::vector<PackOptions> pack_options = {
-      {}, {.checkpoint_interval = 1}, {.checkpoint_interval = 3}, {.readable = true}};
+  const std::vector<PackOptions> pack_options = {{},
+                                                 {.checkpoint_interval = 1},
+                                                 {.checkpoint_interval = 3},
+                                                 {.readable = true},
+                                                 {.binary = true},
+                                                 {.checkpoint_interval = 3, .binary = true}};
   for (const PropertyCase& c : PropertyCases()) {
     for (uint64_t seed = 0; seed < 60; ++seed) {
       std::mt19937_64 rng(seed * 7919 + 17);
       ReferenceSet refs = kerchunk::testing::RandomReferenceSet(rng, c.refs);
       for (const PackOptions& o : pack_options) {
-        SCOPED_TRACE(::testing::Message() << c.name << " seed " << seed << " interval "
-                                          << o.checkpoint_interval << " readable " << o.readable);
+        SCOPED_TRACE(::testing::Message()
+                     << c.name << " seed " << seed << " interval " << o.checkpoint_interval
+                     << " readable " << o.readable << " binary " << o.binary);
         ExpectRoundTrip(refs, o);
         if (::testing::Test::HasFailure()) return;
       }

@@ -8,7 +8,8 @@
 // length predictor that give the smallest file. Inline chunk values are stored as bytes, each
 // distinct value once, in zstd-compressed blocks per array. Metadata and everything else are
 // kept in an embedded Kerchunk document. PackFile writes the JSON text in a zstd container
-// (packed_container.h) unless asked for the readable form.
+// followed by the raw bytes of the binary fields (packed_container.h) unless asked for the
+// readable form.
 #pragma once
 
 #include <cstdint>
@@ -29,6 +30,11 @@ struct PackOptions {
   /// Write every column as a plain JSON array of its values and chunk lengths unpredicted (a
   /// larger file that people can read); the default is base64 of compact binary columns.
   bool readable = false;
+  /// The bytes of binary columns, lengths streams and inline data go raw to PackedText::blobs,
+  /// the JSON naming them "@<offset>+<length>": what the compact file (CompactPackedFile) holds,
+  /// with no base64 to encode or decode. Without it they are base64 in the JSON text, which is
+  /// then a packed file on its own. Ignored with `readable`.
+  bool binary = false;
 };
 
 /// What one generator holds and how well the generator form fits it.
@@ -54,8 +60,8 @@ struct PackSummary {
   ReferenceDigest checksum;     ///< of the whole reference set
   uint64_t verbatim_bytes = 0;  ///< the embedded Kerchunk document of the verbatim keys
   uint64_t inline_bytes = 0;    ///< the "inline" section
-  /// Set by PackFile for the compact form: bytes of the JSON text the container compresses (the
-  /// byte counts above are shares of it); 0 for --readable.
+  /// Set by PackFile for the compact form: bytes of the JSON text and binary fields the
+  /// container compresses (the byte counts above are shares of them); 0 for --readable.
   uint64_t text_bytes = 0;
   uint64_t input_bytes = 0;  ///< set by PackFile: size of the input file
   uint64_t output_bytes = 0;
@@ -63,7 +69,8 @@ struct PackSummary {
 };
 
 struct PackedText {
-  std::string text;  ///< the packed JSON document
+  std::string text;   ///< the packed JSON document
+  std::string blobs;  ///< with PackOptions::binary, the bytes its "@" strings refer to
   PackSummary summary;
 };
 
@@ -72,9 +79,12 @@ struct PackedText {
 /// on invalid options or an array whose chunks are not in increasing order.
 Result<PackedText> Pack(const ReferenceSet& refs, const PackOptions& options = {});
 
-/// The bytes of a packed file in its compact form, as `kerchunk pack` writes it: `packed_json`
+/// The bytes of a packed file in its compact form, as `kerchunk pack` writes it: the packed JSON
 /// (PackedText::text, with anything appended such as the source record) in the zstd container
-/// of docs/packed-format.md ("Container"). PackedIndex reads both forms.
+/// of docs/packed-format.md ("Container"), followed by its blob section when it was packed with
+/// PackOptions::binary. PackedIndex reads every form.
+std::string CompactPackedFile(const PackedText& packed);
+/// The same for JSON text alone (base64 fields): the text-only container.
 std::string CompactPackedFile(std::string_view packed_json);
 
 /// Reads any Kerchunk JSON file (see ReadKerchunkFile; "-": standard input), packs it, and
