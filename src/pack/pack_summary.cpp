@@ -80,8 +80,9 @@ void WritePackSummary(const PackSummary& s, std::ostream& out, bool verbose) {
              FormatBytes(verbatim_bytes), Plural(s.verbatim, "key"));
   fmt::print(out, "  {:<9}{:<9}URLs and header\n", "", FormatBytes(rest));
   if (s.text_bytes) {
-    fmt::print(out, "  {:<9}(shares of the {} of packed JSON and binary fields the file compresses)\n", "",
-               FormatBytes(s.text_bytes));
+    fmt::print(out,
+               "  {:<9}(shares of the {} of packed JSON and binary fields the file compresses)\n",
+               "", FormatBytes(s.text_bytes));
   }
   if (!verbose) return;
   for (size_t i = 0; i < s.generators.size(); ++i) WriteGenerator(i, s.generators[i], out);
