@@ -70,15 +70,15 @@ void WritePackSummary(const PackSummary& s, std::ostream& out, bool verbose) {
   fmt::print(out, "  {:<9}{}: {:.1f}x smaller, {:.2f} B per chunk reference ({:.2f} B per key)\n",
              "output", FormatBytes(s.output_bytes), ratio, Per(s.output_bytes, s.chunk_references),
              Per(s.output_bytes, s.keys));
-  fmt::print(out, "  {:<9}{:<9}{} in {}\n", "where", FormatBytes(generator_bytes),
+  fmt::print(out, "  {:<9}{:<10}{} in {}\n", "where", FormatBytes(generator_bytes),
              Plural(s.generated, "reference"), Plural(s.generators.size(), "generator"));
   if (s.inline_values) {
-    fmt::print(out, "  {:<9}{:<9}{} of inline chunk data ({} distinct)\n", "",
+    fmt::print(out, "  {:<9}{:<10}{} of inline chunk data ({} distinct)\n", "",
                FormatBytes(inline_bytes), Plural(s.inline_values, "value"), s.inline_distinct);
   }
-  fmt::print(out, "  {:<9}{:<9}{} kept as Kerchunk JSON (metadata, other values)\n", "",
+  fmt::print(out, "  {:<9}{:<10}{} kept as Kerchunk JSON (metadata, other values)\n", "",
              FormatBytes(verbatim_bytes), Plural(s.verbatim, "key"));
-  fmt::print(out, "  {:<9}{:<9}URLs and header\n", "", FormatBytes(rest));
+  fmt::print(out, "  {:<9}{:<10}URLs and header\n", "", FormatBytes(rest));
   if (s.text_bytes) {
     fmt::print(out,
                "  {:<9}(shares of the {} of packed JSON and binary fields the file compresses)\n",
