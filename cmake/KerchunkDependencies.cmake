@@ -7,6 +7,9 @@ find_package(fmt REQUIRED)
 find_package(ZLIB REQUIRED)
 find_package(zstd REQUIRED)
 find_package(Threads REQUIRED)
+# Remote files (src/io): HTTP(S) with libcurl, SHA-256/HMAC for S3 signatures from OpenSSL.
+find_package(CURL REQUIRED)
+find_package(OpenSSL REQUIRED COMPONENTS Crypto)
 find_package(PkgConfig REQUIRED)
 pkg_check_modules(BLOSC REQUIRED IMPORTED_TARGET blosc)
 # xxHash (XXH3 for the reference-set checksum) is used header-only (XXH_INLINE_ALL): nothing to

@@ -1,0 +1,319 @@
+// Remote sources against real servers on 127.0.0.1: nginx (Debian) serving files, and
+// tests/io/test_server.py for faults and for an S3 endpoint that checks signatures with botocore.
+// Each server skips its tests when it cannot start here.
+#include <fcntl.h>
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <sstream>
+#include <thread>
+
+#include "kerchunk/io/byte_source.h"
+#include "support/test_env.h"
+
+namespace kerchunk::io {
+namespace {
+
+using ::testing::HasSubstr;
+
+// A child process whose first line of standard output is read (a server's port).
+class ChildProcess {
+ public:
+  ChildProcess(const std::vector<std::string>& argv, const std::string& log_path) {
+    int out[2];
+    if (::pipe(out) != 0) return;
+    pid_ = ::fork();
+    if (pid_ == 0) {
+      ::dup2(out[1], 1);
+      const int log = ::open(log_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+      if (log >= 0) ::dup2(log, 2);
+      ::close(out[0]);
+      std::vector<char*> args;
+      for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+      args.push_back(nullptr);
+      ::execvp(args[0], args.data());
+      ::_exit(127);
+    }
+    ::close(out[1]);
+    out_ = out[0];
+  }
+  ~ChildProcess() {
+    if (pid_ > 0) {
+      ::kill(pid_, SIGTERM);
+      ::waitpid(pid_, nullptr, 0);
+    }
+    if (out_ >= 0) ::close(out_);
+  }
+  // The first line the child writes (empty when it exits first).
+  std::string FirstLine() {
+    std::string line;
+    char c;
+    while (out_ >= 0 && ::read(out_, &c, 1) == 1 && c != '\n') line += c;
+    return line;
+  }
+
+ private:
+  pid_t pid_ = -1;
+  int out_ = -1;
+};
+
+std::string RandomBytes(size_t n, uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::string s(n, '\0');
+  for (char& c : s) c = static_cast<char>(rng());
+  return s;
+}
+
+std::string TestServerScript() { return std::string(KERCHUNK_TEST_SERVER_PY); }
+
+class FaultServerTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    bytes_ = RandomBytes(300000, 1);
+    std::ofstream(dir_ / "data.bin", std::ios::binary) << bytes_;
+    std::ofstream(dir_ / "small.bin", std::ios::binary) << bytes_.substr(0, 1000);
+    server_ = std::make_unique<ChildProcess>(
+        std::vector<std::string>{"/usr/bin/python3", TestServerScript(), "faults", dir_.path()},
+        dir_ / "server.log");
+    const std::string port = server_->FirstLine();
+    if (port.empty()) GTEST_SKIP() << "the test server did not start";
+    base_ = "http://127.0.0.1:" + port;
+    options_.retry_wait_ms = 10;
+  }
+  Result<std::string> Read(const std::string& path, uint64_t offset, uint64_t length,
+                           SourceStats* stats = nullptr) {
+    KERCHUNK_ASSIGN_OR_RETURN(auto source, OpenByteSource(base_ + path, options_));
+    auto r = source->Read(offset, length);
+    if (stats) *stats = source->stats();
+    return r;
+  }
+
+  testing::TempDir dir_;
+  std::string bytes_, base_;
+  std::unique_ptr<ChildProcess> server_;
+  SourceOptions options_;
+};
+
+TEST_F(FaultServerTest, RangesAndSize) {
+  auto source = OpenByteSource(base_ + "/files/data.bin", options_);
+  ASSERT_TRUE(source.ok());
+  EXPECT_EQ(*(*source)->Read(1000, 5000), bytes_.substr(1000, 5000));
+  EXPECT_EQ(*(*source)->Size(), bytes_.size());  // known from Content-Range: no HEAD
+  EXPECT_EQ((*source)->stats().requests, 1u);
+  auto beyond = (*source)->Read(bytes_.size() - 10, 11);
+  EXPECT_EQ(beyond.status().code(), StatusCode::kDataLoss);
+  // A server that ignores Range: the whole body, cut to what was asked; refused when the file
+  // is far larger than what was asked (the whole file would be downloaded for a few bytes).
+  auto whole = Read("/norange/small.bin", 7, 9);
+  ASSERT_TRUE(whole.ok()) << whole.status().message();
+  EXPECT_EQ(*whole, bytes_.substr(7, 9));
+  auto large = Read("/norange/data.bin", 7, 9);
+  EXPECT_EQ(large.status().code(), StatusCode::kIoError);
+  EXPECT_THAT(large.status().message(), HasSubstr("more than"));
+}
+
+TEST_F(FaultServerTest, ClientErrorsAreOneLineAndNotRetried) {
+  SourceStats stats;
+  auto missing = Read("/missing", 0, 10, &stats);
+  EXPECT_EQ(missing.status().code(), StatusCode::kNotFound);
+  EXPECT_EQ(missing.status().message(), base_ + "/missing: not found (HTTP 404)");
+  EXPECT_EQ(stats.requests, 1u);
+  auto forbidden = Read("/forbidden", 0, 10, &stats);
+  EXPECT_EQ(forbidden.status().code(), StatusCode::kIoError);
+  EXPECT_THAT(forbidden.status().message(), HasSubstr("/forbidden: access denied (HTTP 403)"));
+  EXPECT_EQ(stats.requests, 1u);
+}
+
+TEST_F(FaultServerTest, TransientFailuresAreRetriedThenReported) {
+  SourceStats stats;
+  EXPECT_EQ(*Read("/flaky/data.bin", 10, 20, &stats), bytes_.substr(10, 20));
+  EXPECT_EQ(stats.retries, 2u);
+  auto busy = Read("/always-503", 0, 10, &stats);
+  EXPECT_EQ(busy.status().code(), StatusCode::kIoError);
+  EXPECT_THAT(busy.status().message(), HasSubstr("HTTP 503 (after 4 attempts)"));
+  EXPECT_EQ(stats.requests, 4u);
+  auto cut = Read("/truncate/data.bin", 0, bytes_.size(), &stats);
+  EXPECT_EQ(cut.status().code(), StatusCode::kIoError) << cut.status().message();
+  EXPECT_THAT(cut.status().message(), HasSubstr("/truncate/data.bin"));
+  EXPECT_EQ(stats.requests, 4u);
+}
+
+TEST_F(FaultServerTest, AStalledServerTimesOut) {
+  options_.stall_timeout_s = 1;
+  options_.attempts = 1;
+  const auto start = std::chrono::steady_clock::now();
+  auto stalled = Read("/stall", 0, 100);
+  EXPECT_EQ(stalled.status().code(), StatusCode::kIoError);
+  EXPECT_THAT(stalled.status().message(), HasSubstr("/stall"));
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(20));
+}
+
+TEST_F(FaultServerTest, NoServerIsAnErrorNamingTheUrl) {
+  options_.attempts = 2;
+  auto source = OpenByteSource("http://127.0.0.1:1/x.nc", options_);
+  auto r = (*source)->Read(0, 1);
+  EXPECT_EQ(r.status().code(), StatusCode::kIoError);
+  EXPECT_THAT(r.status().message(), HasSubstr("http://127.0.0.1:1/x.nc"));
+}
+
+class S3ServerTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (std::system("/usr/bin/python3 -c 'import botocore' 2>/dev/null") != 0) {
+      GTEST_SKIP() << "python3-botocore is not installed";
+    }
+    std::filesystem::create_directories(dir_ / "bucket/series");
+    std::filesystem::create_directories(dir_ / "public");
+    bytes_ = RandomBytes(100000, 2);
+    for (const char* name : {"series/a.nc", "series/b.nc", "series/c d.nc", "other.nc"}) {
+      std::ofstream(dir_ / (std::string("bucket/") + name), std::ios::binary) << bytes_;
+    }
+    std::ofstream(dir_ / "public/open.nc", std::ios::binary) << bytes_;
+    server_ = std::make_unique<ChildProcess>(
+        std::vector<std::string>{"/usr/bin/python3", TestServerScript(), "s3", dir_.path()},
+        dir_ / "server.log");
+    const std::string port = server_->FirstLine();
+    if (port.empty()) GTEST_SKIP() << "the test S3 server did not start";
+    options_.s3_endpoint = "http://127.0.0.1:" + port;
+    options_.s3_credentials = {"AKIDKERCHUNKTEST", "kerchunk/test+secret", ""};
+    options_.retry_wait_ms = 10;
+  }
+
+  testing::TempDir dir_;
+  std::string bytes_;
+  std::unique_ptr<ChildProcess> server_;
+  SourceOptions options_;
+};
+
+TEST_F(S3ServerTest, SignedRangeReadsAndHead) {
+  for (const char* url : {"s3://bucket/series/a.nc", "s3://bucket/series/c d.nc"}) {
+    auto source = OpenByteSource(url, options_);
+    ASSERT_TRUE(source.ok());
+    EXPECT_EQ(*(*source)->Size(), bytes_.size()) << url;  // a signed HEAD
+    auto read = (*source)->Read(500, 1000);
+    ASSERT_TRUE(read.ok()) << read.status().message();
+    EXPECT_EQ(*read, bytes_.substr(500, 1000));
+  }
+  options_.s3_credentials.session_token = "temporary";
+  EXPECT_TRUE((*OpenByteSource("s3://bucket/other.nc", options_))->Read(0, 10).ok());
+}
+
+TEST_F(S3ServerTest, WrongSecretAnonymousAndMissingObjects) {
+  S3Credentials wrong = options_.s3_credentials;
+  wrong.secret_access_key = "not the secret";
+  SourceOptions bad = options_;
+  bad.s3_credentials = wrong;
+  auto denied = (*OpenByteSource("s3://bucket/other.nc", bad))->Read(0, 10);
+  EXPECT_EQ(denied.status().code(), StatusCode::kIoError);
+  EXPECT_THAT(denied.status().message(), HasSubstr("s3://bucket/other.nc: access denied"));
+  SourceOptions anonymous = options_;
+  anonymous.s3_credentials = {};
+  EXPECT_EQ(*(*OpenByteSource("s3://public/open.nc", anonymous))->Read(3, 4), bytes_.substr(3, 4));
+  auto missing = (*OpenByteSource("s3://bucket/nope.nc", options_))->Read(0, 1);
+  EXPECT_EQ(missing.status().code(), StatusCode::kNotFound);
+  EXPECT_THAT(missing.status().message(), HasSubstr("s3://bucket/nope.nc"));
+}
+
+TEST_F(S3ServerTest, ListingFollowsEveryPage) {
+  auto all = ListS3Objects("s3://bucket", options_);  // pages of 2 keys
+  ASSERT_TRUE(all.ok()) << all.status().message();
+  std::vector<std::string> urls;
+  for (const ObjectInfo& o : *all) {
+    urls.push_back(o.url);
+    EXPECT_EQ(o.size, bytes_.size());
+  }
+  EXPECT_THAT(urls, ::testing::ElementsAre("s3://bucket/other.nc", "s3://bucket/series/a.nc",
+                                           "s3://bucket/series/b.nc", "s3://bucket/series/c d.nc"));
+  auto series = ListS3Objects("s3://bucket/series/", options_);
+  ASSERT_TRUE(series.ok());
+  EXPECT_EQ(series->size(), 3u);
+  EXPECT_EQ(ListS3Objects("s3://nobucket/", options_).status().code(), StatusCode::kNotFound);
+}
+
+// Debian's nginx serving the project's sample files: the bytes of every range equal the
+// file's, and neighbouring ranges cost one request (counted in nginx's access log).
+class NginxTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (!std::filesystem::exists("/usr/sbin/nginx")) GTEST_SKIP() << "nginx is not installed";
+    if (::geteuid() != 0) GTEST_SKIP() << "the test runs nginx as root";
+    root_ = std::string(KERCHUNK_SAMPLES_DIR);
+    // A free port: bind to 0, note it, release it for nginx.
+    const std::string port = ChildProcess({"/usr/bin/python3", "-c",
+                                           "import socket; s = socket.socket(); "
+                                           "s.bind(('127.0.0.1', 0)); "
+                                           "print(s.getsockname()[1])"},
+                                          dir_ / "port.log")
+                                 .FirstLine();
+    std::ofstream(dir_ / "nginx.conf")
+        << "daemon off; user root; worker_processes 1; pid " << dir_ / "nginx.pid"
+        << ";\nerror_log " << dir_ / "error.log"
+        << ";\nevents {}\nhttp {\n"
+        << "  log_format ranges '$request $http_range $status';\n  access_log "
+        << dir_ / "access.log"
+        << " ranges;\n  client_body_temp_path " << dir_.path() << ";\n  proxy_temp_path "
+        << dir_.path() << ";\n  fastcgi_temp_path " << dir_.path() << ";\n  uwsgi_temp_path "
+        << dir_.path() << ";\n  scgi_temp_path " << dir_.path()
+        << ";\n  server { listen 127.0.0.1:" << port << "; root " << root_ << "; }\n}\n";
+    nginx_ = std::make_unique<ChildProcess>(
+        std::vector<std::string>{"/usr/sbin/nginx", "-c", dir_ / "nginx.conf", "-e",
+                                 dir_ / "error.log"},
+        dir_ / "nginx.out");
+    base_ = "http://127.0.0.1:" + port;
+    for (int i = 0; i < 100; ++i) {
+      auto probe = OpenByteSource(base_ + "/groups.h5");
+      if (probe.ok() && (*probe)->Size().ok()) return;
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+    GTEST_SKIP() << "nginx did not start";
+  }
+  int LoggedRequests() {
+    std::ifstream log(dir_ / "access.log");
+    int n = 0;
+    for (std::string line; std::getline(log, line);) n += line.starts_with("GET ");
+    return n;
+  }
+
+  testing::TempDir dir_;
+  std::string root_, base_;
+  std::unique_ptr<ChildProcess> nginx_;
+};
+
+TEST_F(NginxTest, RangesEqualTheFileAndNeighboursShareARequest) {
+  for (const auto& entry : std::filesystem::directory_iterator(root_)) {
+    if (!entry.is_regular_file()) continue;
+    const std::string name = entry.path().filename().string();
+    std::ifstream in(entry.path(), std::ios::binary);
+    const std::string bytes((std::istreambuf_iterator<char>(in)), {});
+    if (bytes.size() < 64) continue;
+    auto source = OpenByteSource(base_ + "/" + name);
+    ASSERT_TRUE(source.ok());
+    const int before = LoggedRequests();
+    std::vector<ByteRange> ranges;
+    for (uint64_t at = 0; at + 16 <= bytes.size(); at += bytes.size() / 7 + 1) {
+      ranges.push_back({at, 16});
+    }
+    auto read = ReadRanges(**source, ranges, bytes.size(), bytes.size());
+    ASSERT_TRUE(read.ok()) << name << ": " << read.status().message();
+    for (size_t i = 0; i < ranges.size(); ++i) {
+      EXPECT_EQ((*read)[i], bytes.substr(ranges[i].offset, 16)) << name << " range " << i;
+    }
+    EXPECT_EQ(*(*source)->Size(), bytes.size()) << name;
+    EXPECT_EQ((*source)->stats().requests, 1u) << name;
+    // nginx writes its log line after the response: give it a moment.
+    for (int i = 0; i < 50 && LoggedRequests() == before; ++i) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    EXPECT_EQ(LoggedRequests() - before, 1) << name;
+  }
+}
+
+}  // namespace
+}  // namespace kerchunk::io
