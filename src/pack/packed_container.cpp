@@ -9,25 +9,31 @@ namespace kerchunk::pack::internal {
 
 namespace {
 
-// Texts up to this size get the strongest level (22): it costs a few milliseconds there (64 KiB
-// of base64: under 5 ms), and small indexes are mostly metadata text, where every byte shows.
-// (At 1 MiB of base64 it would cost 0.4 s.)
-constexpr size_t kSmallText = size_t{64} << 10;
-// Larger texts are mostly base64 of nearly random bytes (generator columns, inline chunk
-// bytes). Measured on a 87,003-reference scanned series (1,000 chunks x 3 variables x 30 files;
-// 177 KB of packed JSON) and the MultiZarrToZarr CMIP6 siconc index (380 KB): level 3 gives 1.22
-// B/ref and 186 KB, level 9 1.17 and 180 KB, level 19 1.16 and 175 KB. On 6 MB of base64 level
-// 3 takes 20 ms, level 9 100 ms, level 19 2.1 s; on 875,402 references (2.8 MB of packed JSON)
-// level 6 made pack 1.9x slower. So level 9 up to 1 MiB (at most ~20 ms), level 3 above, where
-// pack's own time is the budget.
+// Texts up to this size get the strongest level (22): small indexes are mostly metadata text,
+// where every byte shows, and there it costs at most ~1.5 ms (7 KB of packed JSON: level 22
+// 1.4 ms, level 9 0.1 ms). Above, its tables cost more than they save: on the 35 KB of JSON of a
+// 300-file binary container (the URLs and metadata; the columns are in the blob section) level 22
+// took 8.4 ms for 1,305 bytes, level 9 0.19 ms for 1,326.
+constexpr size_t kSmallText = size_t{16} << 10;
+// Larger texts: level 9 up to 1 MiB, 3 above, where pack's own time is the budget. (In the
+// text-only container, whose JSON holds base64 columns: on 6 MB of base64 level 3 takes 20 ms,
+// level 9 100 ms, level 19 2.1 s; on 875,402 references level 6 made pack 1.9x slower.)
 constexpr size_t kMediumText = size_t{1} << 20;
 constexpr int kMediumTextLevel = 9;
 constexpr int kLargeTextLevel = 3;
 // A text that the first level shrinks below this share is mostly text (metadata, JSON-encoded
-// records) rather than base64, and gets level 19 as `zstd -19` would: 6 MB of text records
-// compress 1-2% better for ~6 s.
+// records) rather than base64, and gets level 19 as `zstd -19` would (6 MB of text records
+// compress 1-2% better for ~6 s) -- when that can matter: 1-2% of less than 4 KiB is a few dozen
+// bytes, not worth milliseconds.
 constexpr double kWorthStrongLevel = 0.4;
+constexpr size_t kWorthStrongBytes = size_t{4} << 10;
 constexpr int kStrongLevel = 19;
+// The blob section: varints, Rice codes, inline chunks. Level 3 up to 1 MiB; level 1 above,
+// where level 3 costs ~15 ns a reference (160 MB/s on 2 MB of a 875,402-reference set) against
+// ~8 for level 1, for 1.22 MB instead of 1.45 MB.
+constexpr size_t kMediumBlobs = size_t{1} << 20;
+constexpr int kMediumBlobLevel = 3;
+constexpr int kLargeBlobLevel = 1;
 
 std::string Compress(std::string_view text, int level) {
   std::unique_ptr<ZSTD_CCtx, decltype(&ZSTD_freeCCtx)> cctx(ZSTD_createCCtx(), ZSTD_freeCCtx);
@@ -51,7 +57,8 @@ std::string WrapContainer(std::string_view json_text) {
   std::string fast =
       Compress(json_text, json_text.size() <= kMediumText ? kMediumTextLevel : kLargeTextLevel);
   if (static_cast<double>(fast.size()) >
-      kWorthStrongLevel * static_cast<double>(json_text.size())) {
+          kWorthStrongLevel * static_cast<double>(json_text.size()) ||
+      fast.size() < kWorthStrongBytes) {
     return fast;
   }
   std::string best = Compress(json_text, kStrongLevel);
@@ -128,9 +135,11 @@ std::string WrapBinaryContainer(std::string_view json_text, std::string_view blo
   // Generator columns and lengths streams are varints and Rice codes, inline values mostly
   // compressed chunks: zstd rarely gains much on them, and what it does not gain costs open time.
   std::string compressed(ZSTD_compressBound(blobs.size()), '\0');
-  const size_t n = blobs.empty() ? 0
-                                 : ZSTD_compress(compressed.data(), compressed.size(), blobs.data(),
-                                                 blobs.size(), kLargeTextLevel);
+  const size_t n =
+      blobs.empty()
+          ? 0
+          : ZSTD_compress(compressed.data(), compressed.size(), blobs.data(), blobs.size(),
+                          blobs.size() <= kMediumBlobs ? kMediumBlobLevel : kLargeBlobLevel);
   if (ZSTD_isError(n)) throw std::bad_alloc();  // with a bound-sized buffer only allocation fails
   const bool zstd = !blobs.empty() && n < blobs.size() - blobs.size() / 10;
   AppendBlobSection(zstd ? BlobCoding::kZstd : BlobCoding::kRaw,
