@@ -30,8 +30,8 @@ TEST_F(CliSummaryTest, PackSaysRatioBytesPerReferenceAndWhereTheBytesWent) {
   EXPECT_THAT(r.err, ContainsRegex("\n  where    [0-9.]+ (B|KiB) +[0-9]+ references in 1 "
                                    "generator\n"));
   EXPECT_THAT(r.err, HasSubstr("kept as Kerchunk JSON (metadata, other values)\n"));
-  EXPECT_THAT(r.err, ContainsRegex("\\(shares of the [0-9.]+ KiB of packed JSON the file "
-                                   "compresses\\)\n"));
+  EXPECT_THAT(r.err, ContainsRegex("\\(shares of the [0-9.]+ KiB of packed JSON and binary "
+                                   "fields the file compresses\\)\n"));
   EXPECT_THAT(r.err, Not(HasSubstr("gfactor")));
   auto verbose = RunKerchunk("pack -v " + ShellQuote(Refs()) + " -o " + ShellQuote(packed));
   EXPECT_THAT(verbose.err, ContainsRegex("\n  generator 0: .* order, lengths predicted .*"
