@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <netcdf.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -16,6 +17,9 @@
 #include <thread>
 
 #include "kerchunk/io/byte_source.h"
+#include "kerchunk/io/file_image.h"
+#include "kerchunk/json/kerchunk_json.h"
+#include "kerchunk/netcdf3/translator.h"
 #include "support/test_env.h"
 
 namespace kerchunk::io {
@@ -245,6 +249,11 @@ class NginxTest : public ::testing::Test {
     if (!std::filesystem::exists("/usr/sbin/nginx")) GTEST_SKIP() << "nginx is not installed";
     if (::geteuid() != 0) GTEST_SKIP() << "the test runs nginx as root";
     root_ = std::string(KERCHUNK_SAMPLES_DIR);
+    // nginx serves a folder of its own: the samples, and files a test writes there.
+    std::filesystem::create_directories(served_.path());
+    for (const auto& e : std::filesystem::directory_iterator(root_)) {
+      std::filesystem::copy_file(e.path(), served_ / e.path().filename().string());
+    }
     // A free port: bind to 0, note it, release it for nginx.
     const std::string port = ChildProcess({"/usr/bin/python3", "-c",
                                            "import socket; s = socket.socket(); "
@@ -261,7 +270,7 @@ class NginxTest : public ::testing::Test {
         << " ranges;\n  client_body_temp_path " << dir_.path() << ";\n  proxy_temp_path "
         << dir_.path() << ";\n  fastcgi_temp_path " << dir_.path() << ";\n  uwsgi_temp_path "
         << dir_.path() << ";\n  scgi_temp_path " << dir_.path()
-        << ";\n  server { listen 127.0.0.1:" << port << "; root " << root_ << "; }\n}\n";
+        << ";\n  server { listen 127.0.0.1:" << port << "; root " << served_.path() << "; }\n}\n";
     nginx_ = std::make_unique<ChildProcess>(
         std::vector<std::string>{"/usr/sbin/nginx", "-c", dir_ / "nginx.conf", "-e",
                                  dir_ / "error.log"},
@@ -281,7 +290,7 @@ class NginxTest : public ::testing::Test {
     return n;
   }
 
-  testing::TempDir dir_;
+  testing::TempDir dir_, served_;
   std::string root_, base_;
   std::unique_ptr<ChildProcess> nginx_;
 };
@@ -312,6 +321,50 @@ TEST_F(NginxTest, RangesEqualTheFileAndNeighboursShareARequest) {
       std::this_thread::sleep_for(std::chrono::milliseconds(20));
     }
     EXPECT_EQ(LoggedRequests() - before, 1) << name;
+  }
+}
+
+// A format reader runs unchanged on the image of a remote file: the NetCDF-3 translator over
+// HTTP writes exactly what it writes from the local file, and reads only the header's pages.
+TEST_F(NginxTest, Netcdf3TranslatorReadsARemoteImage) {
+  // 2 MB of records behind a small header, written by netCDF-C into the served folder.
+  const std::string local = served_ / "records.nc";
+  int nc = 0, time = 0, x = 0, var = 0, coord = 0;
+  ASSERT_EQ(nc_create(local.c_str(), NC_CLOBBER, &nc), NC_NOERR);
+  ASSERT_EQ(nc_def_dim(nc, "time", NC_UNLIMITED, &time), NC_NOERR);
+  ASSERT_EQ(nc_def_dim(nc, "x", 100000, &x), NC_NOERR);
+  const int dims[2] = {time, x};
+  ASSERT_EQ(nc_def_var(nc, "v", NC_FLOAT, 2, dims, &var), NC_NOERR);
+  ASSERT_EQ(nc_def_var(nc, "time", NC_DOUBLE, 1, &time, &coord), NC_NOERR);
+  ASSERT_EQ(nc_put_att_text(nc, coord, "units", 20, "days since 2000-01-01"), NC_NOERR);
+  ASSERT_EQ(nc_enddef(nc), NC_NOERR);
+  std::vector<float> values(100000, 1.5f);
+  for (size_t t = 0; t < 5; ++t) {
+    const size_t start[2] = {t, 0}, count[2] = {1, 100000};
+    ASSERT_EQ(nc_put_vara_float(nc, var, start, count, values.data()), NC_NOERR);
+    const double day = static_cast<double>(t);
+    ASSERT_EQ(nc_put_var1_double(nc, coord, &t, &day), NC_NOERR);
+  }
+  ASSERT_EQ(nc_close(nc), NC_NOERR);
+  const std::string url = base_ + "/records.nc";
+  auto local_image = FileImage::Open(*OpenByteSource(local), {.whole_file = true});
+  ASSERT_TRUE(local_image.ok());
+  auto source = OpenByteSource(url);
+  ASSERT_TRUE(source.ok());
+  auto remote_image =
+      FileImage::Open(std::move(*source), {.head_bytes = 4096, .block_bytes = 4096});
+  ASSERT_TRUE(remote_image.ok()) << remote_image.status().message();
+  auto expected = netcdf3::TranslateNetcdf3((*local_image)->bytes(), local, url, {});
+  auto got = netcdf3::TranslateNetcdf3((*remote_image)->bytes(), url, url, {});
+  ASSERT_TRUE(expected.ok()) << expected.status().message();
+  ASSERT_TRUE(got.ok()) << got.status().message();
+  ASSERT_TRUE((*remote_image)->status().ok()) << (*remote_image)->status().message();
+  std::string a, b;
+  SerializeKerchunkJson(expected->refs, {}, a);
+  SerializeKerchunkJson(got->refs, {}, b);
+  EXPECT_EQ(a, b);
+  if ((*remote_image)->lazy()) {
+    EXPECT_LT((*remote_image)->stats().bytes_fetched, (*remote_image)->size());
   }
 }
 
