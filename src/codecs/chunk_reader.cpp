@@ -110,7 +110,9 @@ Result<std::vector<std::string>> ReadStoredChunks(const ReferenceSet& refs, cons
       KERCHUNK_ASSIGN_OR_RETURN(out[k], ReadStoredChunk(refs, array, i, url_to_path));
     }
   }
-  for (auto& [url_id, reads] : by_url) {
+  for (auto& entry : by_url) {
+    const uint32_t url_id = entry.first;
+    FileReads& reads = entry.second;
     auto key = [&] {
       return fmt::format("chunk \"{}\"", ChunkKey(array, positions[reads.refs.front().first]));
     };
