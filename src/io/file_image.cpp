@@ -19,6 +19,7 @@
 #include <cstring>
 #include <mutex>
 #include <thread>
+#include <utility>
 #include <vector>
 
 namespace kerchunk::io {
@@ -51,15 +52,104 @@ uint64_t PageSize() { return static_cast<uint64_t>(::sysconf(_SC_PAGESIZE)); }
 
 }  // namespace
 
+// The lazily filled state: the userfaultfd, the helper thread serving its faults, which pages
+// hold the file's bytes, and the first fetch error.
 struct FileImage::Lazy {
   int uffd = -1;
   int stop[2] = {-1, -1};  // a pipe: writing to it ends the helper thread
   std::thread helper;
-  uint64_t page = 4096;
+  uint64_t base = 0, size = 0, page = 4096, head_pages = 1, block_pages = 1;
+  ByteSource* source = nullptr;
   std::vector<bool> fetched;  // per page; only the helper thread touches it
-  mutable std::mutex mutex;   // the source, the stats and the first error
-  Status error;
   bool head_fetched = false;
+  mutable std::mutex mutex;  // the source (its stats) and the first error
+  Status error;
+
+  // Serves faults until asked to stop.
+  void Run() {
+    for (;;) {
+      pollfd fds[2] = {{uffd, POLLIN, 0}, {stop[0], POLLIN, 0}};
+      if (::poll(fds, 2, -1) < 0) {
+        if (errno == EINTR) continue;
+        return;
+      }
+      if (fds[1].revents) return;
+      uffd_msg msg;
+      if (::read(uffd, &msg, sizeof msg) != sizeof msg) continue;  // EAGAIN: nothing yet
+      if (msg.event != UFFD_EVENT_PAGEFAULT) continue;
+      ServeFault((msg.arg.pagefault.address - base) / page);
+    }
+  }
+
+  void ServeFault(uint64_t page_index) {
+    const uint64_t pages = fetched.size();
+    if (page_index >= pages || fetched[page_index]) {
+      Wake(std::min(page_index, pages - 1), std::min(page_index, pages - 1) + 1);  // filled already
+      return;
+    }
+    const auto [first, last] = PagesToFetch(page_index);
+    const uint64_t offset = first * page;
+    const uint64_t end = std::min(size, last * page);
+    Result<std::string> bytes = [&] {
+      std::lock_guard<std::mutex> lock(mutex);
+      Result<std::string> r = source->Read(offset, end - offset);
+      if (!r.ok() && error.ok()) error = r.status();
+      return r;
+    }();
+    Fill(first, last, bytes.ok() ? &*bytes : nullptr);
+    std::fill(fetched.begin() + static_cast<ptrdiff_t>(first),
+              fetched.begin() + static_cast<ptrdiff_t>(last), true);
+  }
+
+  // The run of empty pages to fetch for a fault on `page_index`: the head on the first fault
+  // there, else the touched block (aligned), never over a page already filled.
+  std::pair<uint64_t, uint64_t> PagesToFetch(uint64_t page_index) {
+    const uint64_t pages = fetched.size();
+    const bool head = !head_fetched && page_index < head_pages;
+    const uint64_t block = page_index / block_pages * block_pages;
+    const uint64_t lowest = head ? 0 : block;
+    const uint64_t highest = std::min(pages, head ? head_pages : block + block_pages);
+    uint64_t first = page_index, last = page_index + 1;
+    while (first > lowest && !fetched[first - 1]) --first;
+    while (last < highest && !fetched[last]) ++last;
+    if (first == 0) head_fetched = true;
+    return {first, last};
+  }
+
+  // Puts `bytes` (zeros when null: the fetch failed, status() says so) into pages
+  // [first, last) and wakes the readers waiting there. Whatever happens, they are woken: a
+  // reader left asleep would hang the scan.
+  void Fill(uint64_t first, uint64_t last, std::string* bytes) {
+    const uint64_t length = (last - first) * page;
+    bool filled = false;
+    if (bytes) {
+      bytes->resize(length, '\0');  // the tail of the last page
+      uffdio_copy copy{};
+      copy.dst = base + first * page;
+      copy.src = reinterpret_cast<uint64_t>(bytes->data());
+      copy.len = length;
+      filled = ::ioctl(uffd, UFFDIO_COPY, &copy) == 0 || errno == EEXIST;
+      if (!filled) {
+        std::lock_guard<std::mutex> lock(mutex);
+        if (error.ok()) {
+          error = IoError("{}: cannot place fetched bytes in memory: {}", source->name(),
+                          std::strerror(errno));
+        }
+      }
+    }
+    if (!filled) {
+      uffdio_zeropage zero{};
+      zero.range.start = base + first * page;
+      zero.range.len = length;
+      ::ioctl(uffd, UFFDIO_ZEROPAGE, &zero);
+    }
+    Wake(first, last);
+  }
+
+  void Wake(uint64_t first, uint64_t last) {
+    uffdio_range range{base + first * page, (last - first) * page};
+    ::ioctl(uffd, UFFDIO_WAKE, &range);
+  }
 };
 
 Result<std::unique_ptr<FileImage>> FileImage::Open(std::unique_ptr<ByteSource> source,
@@ -69,104 +159,40 @@ Result<std::unique_ptr<FileImage>> FileImage::Open(std::unique_ptr<ByteSource> s
   image->source_ = std::move(source);
   if (image->size_ == 0) return image;
   const int uffd = options.whole_file ? -1 : OpenUserfaultfd();
-  if (uffd < 0) {
-    KERCHUNK_ASSIGN_OR_RETURN(image->whole_, image->source_->Read(0, image->size_));
-    image->data_ = reinterpret_cast<std::byte*>(image->whole_.data());
-    return image;
-  }
+  if (uffd >= 0 && image->StartLazy(uffd, options)) return image;
+  if (uffd >= 0) ::close(uffd);
+  KERCHUNK_ASSIGN_OR_RETURN(image->whole_, image->source_->Read(0, image->size_));
+  image->data_ = reinterpret_cast<std::byte*>(image->whole_.data());
+  return image;
+}
+
+bool FileImage::StartLazy(int uffd, const FileImageOptions& options) {
   auto lazy = std::make_unique<Lazy>();
-  lazy->uffd = uffd;
   lazy->page = PageSize();
-  image->mapped_ = (image->size_ + lazy->page - 1) / lazy->page * lazy->page;
-  void* p = ::mmap(nullptr, image->mapped_, PROT_READ | PROT_WRITE,
+  mapped_ = (size_ + lazy->page - 1) / lazy->page * lazy->page;
+  void* p = ::mmap(nullptr, mapped_, PROT_READ | PROT_WRITE,
                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-  if (p == MAP_FAILED) {
-    ::close(uffd);
-    return IoError("{}: cannot reserve {} bytes of address space for the file",
-                   image->source_->name(), image->mapped_);
-  }
-  image->data_ = static_cast<std::byte*>(p);
+  if (p == MAP_FAILED) return false;
   uffdio_register reg{};
   reg.range.start = reinterpret_cast<uint64_t>(p);
-  reg.range.len = image->mapped_;
+  reg.range.len = mapped_;
   reg.mode = UFFDIO_REGISTER_MODE_MISSING;
   if (::ioctl(uffd, UFFDIO_REGISTER, &reg) != 0 || ::pipe2(lazy->stop, O_CLOEXEC) != 0) {
-    ::munmap(p, image->mapped_);
-    ::close(uffd);
-    image->data_ = nullptr;
-    KERCHUNK_ASSIGN_OR_RETURN(image->whole_, image->source_->Read(0, image->size_));
-    image->data_ = reinterpret_cast<std::byte*>(image->whole_.data());
-    return image;
+    ::munmap(p, mapped_);
+    return false;
   }
-  lazy->fetched.assign(image->mapped_ / lazy->page, false);
-  image->lazy_ = true;
-  image->lazy_state_ = std::move(lazy);
-  FileImage* self = image.get();
-  const FileImageOptions opts = options;
-  self->lazy_state_->helper = std::thread([self, opts] {
-    Lazy& l = *self->lazy_state_;
-    const uint64_t base = reinterpret_cast<uint64_t>(self->data_);
-    const uint64_t pages = l.fetched.size();
-    const uint64_t block_pages = std::max<uint64_t>(1, opts.block_bytes / l.page);
-    const uint64_t head_pages = std::max<uint64_t>(1, (opts.head_bytes + l.page - 1) / l.page);
-    std::string bytes;
-    for (;;) {
-      pollfd fds[2] = {{l.uffd, POLLIN, 0}, {l.stop[0], POLLIN, 0}};
-      if (::poll(fds, 2, -1) < 0) {
-        if (errno == EINTR) continue;
-        return;
-      }
-      if (fds[1].revents) return;
-      uffd_msg msg;
-      const ssize_t n = ::read(l.uffd, &msg, sizeof msg);
-      if (n != sizeof msg || msg.event != UFFD_EVENT_PAGEFAULT) continue;
-      const uint64_t page = (msg.arg.pagefault.address - base) / l.page;
-      if (page >= pages || l.fetched[page]) {
-        // Already filled for another fault: just wake the reader.
-        uffdio_range wake{base + std::min(page, pages - 1) * l.page, l.page};
-        ::ioctl(l.uffd, UFFDIO_WAKE, &wake);
-        continue;
-      }
-      // The run of empty pages to fill: the head on the first fault there, else the touched
-      // block and its read-ahead, never over a page already filled.
-      uint64_t first = page, last = page + 1;
-      const uint64_t limit_first =
-          !l.head_fetched && page < head_pages ? 0 : page / block_pages * block_pages;
-      const uint64_t limit_last =
-          !l.head_fetched && page < head_pages
-              ? std::min(pages, head_pages)
-              : std::min(pages, page / block_pages * block_pages + block_pages);
-      while (first > limit_first && !l.fetched[first - 1]) --first;
-      while (last < limit_last && !l.fetched[last]) ++last;
-      if (first == 0) l.head_fetched = true;
-      const uint64_t offset = first * l.page;
-      const uint64_t end = std::min(self->size_, last * l.page);
-      Result<std::string> got = [&] {
-        std::lock_guard<std::mutex> lock(l.mutex);
-        Result<std::string> r = self->source_->Read(offset, end - offset);
-        if (!r.ok() && l.error.ok()) l.error = r.status();
-        return r;
-      }();
-      if (got.ok()) {
-        bytes = std::move(*got);
-        bytes.resize((last - first) * l.page, '\0');  // the tail of the last page
-        uffdio_copy copy{};
-        copy.dst = base + offset;
-        copy.src = reinterpret_cast<uint64_t>(bytes.data());
-        copy.len = (last - first) * l.page;
-        ::ioctl(l.uffd, UFFDIO_COPY, &copy);
-      } else {
-        // Zeros, so the reader goes on; status() reports the error it must not ignore.
-        uffdio_zeropage zero{};
-        zero.range.start = base + offset;
-        zero.range.len = (last - first) * l.page;
-        ::ioctl(l.uffd, UFFDIO_ZEROPAGE, &zero);
-      }
-      std::fill(l.fetched.begin() + static_cast<ptrdiff_t>(first),
-                l.fetched.begin() + static_cast<ptrdiff_t>(last), true);
-    }
-  });
-  return image;
+  data_ = static_cast<std::byte*>(p);
+  lazy->uffd = uffd;
+  lazy->base = reinterpret_cast<uint64_t>(p);
+  lazy->size = size_;
+  lazy->source = source_.get();
+  lazy->fetched.assign(mapped_ / lazy->page, false);
+  lazy->block_pages = std::max<uint64_t>(1, options.block_bytes / lazy->page);
+  lazy->head_pages = std::max<uint64_t>(1, (options.head_bytes + lazy->page - 1) / lazy->page);
+  lazy_ = true;
+  lazy_state_ = std::move(lazy);
+  lazy_state_->helper = std::thread([state = lazy_state_.get()] { state->Run(); });
+  return true;
 }
 
 FileImage::~FileImage() {

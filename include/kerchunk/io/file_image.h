@@ -56,6 +56,9 @@ class FileImage {
  private:
   FileImage() = default;
   struct Lazy;
+  // Reserves the image and starts serving its faults from `uffd`; false when the kernel refuses
+  // (the caller then reads the whole file).
+  bool StartLazy(int uffd, const FileImageOptions& options);
 
   std::unique_ptr<ByteSource> source_;
   std::byte* data_ = nullptr;
