@@ -9,12 +9,13 @@ namespace kerchunk::pack::internal {
 
 namespace {
 
-// Texts up to this size get the strongest level (22): small indexes are mostly metadata text,
-// where every byte shows, and there it costs at most ~1.5 ms (7 KB of packed JSON: level 22
-// 1.4 ms, level 9 0.1 ms). Above, its tables cost more than they save: on the 35 KB of JSON of a
-// 300-file binary container (the URLs and metadata; the columns are in the blob section) level 22
-// took 8.4 ms for 1,305 bytes, level 9 0.19 ms for 1,326.
-constexpr size_t kSmallText = size_t{16} << 10;
+// Texts up to this size get the strongest level (22): tiny indexes are all metadata text, where
+// every byte shows, and there it costs well under a millisecond. Above, its tables cost more
+// than they save now that the binary fields are in the blob section: on the 7 KB of JSON of a
+// 31-file binary container level 22 took 1.4 ms for 806 bytes, level 9 0.11 ms for 811; on the
+// 35 KB of a 300-file one 8.4 ms for 1,305 bytes against 0.19 ms for 1,326. (Over the 187
+// indexes of the shared corpus, 4 KiB instead of 16 KiB adds 2.6 KB of 2.6 MB.)
+constexpr size_t kSmallText = size_t{4} << 10;
 // Larger texts: level 9 up to 1 MiB, 3 above, where pack's own time is the budget. (In the
 // text-only container, whose JSON holds base64 columns: on 6 MB of base64 level 3 takes 20 ms,
 // level 9 100 ms, level 19 2.1 s; on 875,402 references level 6 made pack 1.9x slower.)
