@@ -113,13 +113,10 @@ void IntColumnCodec::Encode(std::span<const uint64_t> values, bool readable, std
     out += ']';
     return;
   }
-  // The varints are base64-encoded as they are made, a few kilobytes at a time (whole groups of
-  // 3 bytes, so the pieces join into the encoding of the whole): a column of millions of values
-  // needs no temporary copy.
   out += "{\"";
   out += encoding();
   out += "\":";
-  if (std::string* blobs = bytes_out.blobs()) {
+  if (std::string* blobs = bytes_out.blobs()) {  // the varints themselves, in the blob section
     const size_t start = blobs->size();
     uint64_t previous = 0;
     for (uint64_t v : values) {
@@ -131,6 +128,9 @@ void IntColumnCodec::Encode(std::span<const uint64_t> values, bool readable, std
     out += '}';
     return;
   }
+  // The varints are base64-encoded as they are made, a few kilobytes at a time (whole groups of
+  // 3 bytes, so the pieces join into the encoding of the whole): a column of millions of values
+  // needs no temporary copy.
   char bytes[4096 + 10];
   size_t fill = 0;
   uint64_t previous = 0;
