@@ -4,12 +4,12 @@
 
 #include <cmath>
 
-#include "codecs/numeric_type.h"
+#include "refs/zarr_dtype.h"
 
 namespace kerchunk::verify::internal {
 namespace {
 
-using codecs::internal::NumericType;
+using kerchunk::internal::NumericType;
 
 // Stored number `i` of `bytes` as a reader of `decoding` takes it (_Unsigned reinterprets
 // signed integers).

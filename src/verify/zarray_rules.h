@@ -1,6 +1,7 @@
 // The rules a .zarray must follow beyond what ZarrArrayMeta::Parse checks, so that zarr (v2,
 // with numpy and numcodecs) opens the array and decodes its chunks: a dtype numpy understands, a
-// fill value zarr can decode for it, and codecs numcodecs knows with their required parameters.
+// fill value zarr can decode for it (both checked in refs/zarr_dtype.h), and codecs numcodecs knows
+// with their required parameters.
 #pragma once
 
 #include <cstdint>
@@ -11,27 +12,13 @@
 #include "kerchunk/json/json_value.h"
 #include "kerchunk/refs/zarr_metadata.h"
 #include "kerchunk/util/status.h"
+#include "refs/zarr_dtype.h"
 
 namespace kerchunk::verify::internal {
 
-/// A dtype as numpy reads it: a simple type ("<f4", "|S12", "<M8[ns]", "|O") or a record (a
-/// list of [name, dtype] or [name, dtype, shape] fields, itemsize the packed sum).
-struct DtypeInfo {
-  char order = '|';       ///< '<', '>', '|' or '='; '|' for records
-  char kind = 'V';        ///< numpy kind: b i u f c m M S U V O; 'V' for records
-  uint64_t itemsize = 0;  ///< bytes per element (0 for "|O")
-  bool record = false;
-};
-
-/// Parses and checks a dtype as zarr v2 writes it (a string or a record list). InvalidArgument
-/// saying what is wrong, e.g. "dtype \"<f3\": a float has 2, 4, 8 or 16 bytes".
-Result<DtypeInfo> ParseDtype(const json::Value& dtype);
-
-/// Checks that zarr 2 can decode `fill_value` for the dtype (zarr's decode_fill_value): null
-/// always; floats a number or "NaN"/"Infinity"/"-Infinity"; integers an integer in range;
-/// booleans a boolean or number; complex a [re, im] pair; bytes ("S") anything (zarr is lenient);
-/// void and records a base64 string; "U" a string; datetimes a number or string; objects any.
-Status CheckFillValue(const json::Value& fill_value, const DtypeInfo& dtype);
+using kerchunk::internal::CheckFillValue;
+using kerchunk::internal::DtypeInfo;
+using kerchunk::internal::ParseDtype;
 
 /// True for codec ids numcodecs registers (as of 0.11, plus the checksum codecs of 0.12).
 bool IsKnownNumcodecsId(std::string_view id);

@@ -1,13 +1,19 @@
-// numpy dtype strings and zarr fill values (zarr/meta.py decode_fill_value, zarr 2.13).
+// numpy dtype strings: checked as numpy and zarr read them (zarr/meta.py decode_fill_value,
+// zarr 2.13), as numeric elements, as item sizes, and fill values encoded as zarr writes them.
+#include "refs/zarr_dtype.h"
+
+#include <bit>
 #include <charconv>
 #include <cmath>
+#include <cstring>
 #include <set>
 
+#include "kerchunk/refs/zarr_metadata.h"
 #include "kerchunk/util/base64.h"
+#include "kerchunk/util/byte_reader.h"
 #include "kerchunk/util/checked_math.h"
-#include "verify/zarray_rules.h"
 
-namespace kerchunk::verify::internal {
+namespace kerchunk::internal {
 namespace {
 
 using json::Value;
@@ -224,4 +230,189 @@ Status CheckFillValue(const json::Value& v, const DtypeInfo& d) {
   }
 }
 
-}  // namespace kerchunk::verify::internal
+// Numeric elements.
+
+namespace {
+
+bool HostIsBigEndian() { return std::endian::native == std::endian::big; }
+
+}  // namespace
+
+std::optional<NumericType> NumericType::Parse(std::string_view dtype) {
+  if (dtype.size() != 3) return std::nullopt;
+  NumericType t;
+  switch (dtype[0]) {
+    case '<':
+      t.big_endian = false;
+      break;
+    case '>':
+      t.big_endian = true;
+      break;
+    case '|':
+    case '=':
+      t.big_endian = HostIsBigEndian();
+      break;
+    default:
+      return std::nullopt;
+  }
+  t.kind = dtype[1];
+  if (t.kind != 'i' && t.kind != 'u' && t.kind != 'f') return std::nullopt;
+  if (dtype[2] != '1' && dtype[2] != '2' && dtype[2] != '4' && dtype[2] != '8') {
+    return std::nullopt;
+  }
+  t.size = static_cast<uint8_t>(dtype[2] - '0');
+  if (t.kind == 'f' && t.size < 4) return std::nullopt;
+  // "|" is only meaningful for one-byte types; numpy writes "<i2", never "|i2".
+  if (dtype[0] == '|' && t.size != 1) return std::nullopt;
+  return t;
+}
+
+uint64_t NumericType::LoadBits(const char* bytes, uint64_t i) const {
+  const auto* p = reinterpret_cast<const unsigned char*>(bytes) + i * size;
+  uint64_t v = 0;
+  for (unsigned k = 0; k < size; ++k) {
+    unsigned shift = 8 * (big_endian ? size - 1 - k : k);
+    v |= uint64_t{p[k]} << shift;
+  }
+  return v;
+}
+
+void NumericType::StoreBits(char* bytes, uint64_t i, uint64_t bits) const {
+  auto* p = reinterpret_cast<unsigned char*>(bytes) + i * size;
+  for (unsigned k = 0; k < size; ++k) {
+    unsigned shift = 8 * (big_endian ? size - 1 - k : k);
+    p[k] = static_cast<unsigned char>(bits >> shift);
+  }
+}
+
+int64_t NumericType::LoadSigned(const char* bytes, uint64_t i) const {
+  uint64_t bits = LoadBits(bytes, i);
+  if (kind == 'i' && size < 8) {
+    uint64_t sign = uint64_t{1} << (8 * size - 1);
+    bits = (bits ^ sign) - sign;  // sign-extend
+  }
+  return static_cast<int64_t>(bits);
+}
+
+double NumericType::LoadDouble(const char* bytes, uint64_t i) const {
+  uint64_t bits = LoadBits(bytes, i);
+  if (kind == 'f') {
+    if (size == 4) return std::bit_cast<float>(static_cast<uint32_t>(bits));
+    return std::bit_cast<double>(bits);
+  }
+  if (kind == 'u') return static_cast<double>(bits);
+  return static_cast<double>(LoadSigned(bytes, i));
+}
+
+void NumericType::StoreDouble(char* bytes, uint64_t i, double v) const {
+  if (size == 4) {
+    StoreBits(bytes, i, std::bit_cast<uint32_t>(static_cast<float>(v)));
+  } else {
+    StoreBits(bytes, i, std::bit_cast<uint64_t>(v));
+  }
+}
+
+bool NumericType::IntegerFits(double v) const {
+  if (!std::isfinite(v)) return false;
+  if (kind == 'u') {
+    return v >= 0 && v < std::ldexp(1.0, 8 * size);
+  }
+  double limit = std::ldexp(1.0, 8 * size - 1);
+  return v >= -limit && v < limit;
+}
+
+}  // namespace kerchunk::internal
+
+namespace kerchunk {
+namespace {
+
+template <typename T>
+T LoadAs(std::string_view raw, bool big_endian) {
+  T v{};
+  std::memcpy(&v, raw.data(), sizeof(T));
+  if (big_endian != (std::endian::native == std::endian::big)) {
+    if constexpr (sizeof(T) == 2) v = std::bit_cast<T>(ByteSwap(std::bit_cast<uint16_t>(v)));
+    if constexpr (sizeof(T) == 4) v = std::bit_cast<T>(ByteSwap(std::bit_cast<uint32_t>(v)));
+    if constexpr (sizeof(T) == 8) v = std::bit_cast<T>(ByteSwap(std::bit_cast<uint64_t>(v)));
+  }
+  return v;
+}
+
+json::Value EncodeFloat(double d) {
+  if (std::isnan(d)) return json::Value::String("NaN");
+  if (std::isinf(d)) return json::Value::String(d > 0 ? "Infinity" : "-Infinity");
+  return json::Value::Double(d);
+}
+
+// IEEE half precision to double.
+double HalfToDouble(uint16_t h) {
+  int sign = h >> 15, exp = (h >> 10) & 0x1F, frac = h & 0x3FF;
+  double v;
+  if (exp == 0) {
+    v = std::ldexp(frac, -24);
+  } else if (exp == 31) {
+    v = frac ? NAN : INFINITY;
+  } else {
+    v = std::ldexp(frac + 1024, exp - 25);
+  }
+  return sign ? -v : v;
+}
+
+}  // namespace
+
+std::optional<uint64_t> DtypeItemSize(std::string_view dtype) {
+  if (dtype.size() < 3) return std::nullopt;
+  char kind = dtype[1];
+  uint64_t n = 0;
+  auto [p, ec] = std::from_chars(dtype.data() + 2, dtype.data() + dtype.size(), n);
+  if (ec != std::errc() || p != dtype.data() + dtype.size()) return std::nullopt;
+  if (kind == 'U') return n * 4;
+  if (kind == 'O') return std::nullopt;
+  return n;
+}
+
+json::Value EncodeFillValue(std::string_view raw, std::string_view dtype) {
+  if (dtype.size() < 3) return json::Value::String(Base64Encode(raw));
+  bool big = dtype[0] == '>';
+  char kind = dtype[1];
+  auto size = DtypeItemSize(dtype);
+  if (!size || raw.size() < *size) return json::Value::String(Base64Encode(raw));
+  switch (kind) {
+    case 'f':
+      if (*size == 2) return EncodeFloat(HalfToDouble(LoadAs<uint16_t>(raw, big)));
+      if (*size == 4) return EncodeFloat(LoadAs<float>(raw, big));
+      if (*size == 8) return EncodeFloat(LoadAs<double>(raw, big));
+      break;
+    case 'c':
+      if (*size == 8) {
+        return json::Value::MakeArray(
+            {EncodeFloat(LoadAs<float>(raw, big)), EncodeFloat(LoadAs<float>(raw.substr(4), big))});
+      }
+      if (*size == 16) {
+        return json::Value::MakeArray({EncodeFloat(LoadAs<double>(raw, big)),
+                                       EncodeFloat(LoadAs<double>(raw.substr(8), big))});
+      }
+      break;
+    case 'i':
+    case 'm':
+    case 'M':
+      if (*size == 1) return json::Value::Int(static_cast<int8_t>(raw[0]));
+      if (*size == 2) return json::Value::Int(LoadAs<int16_t>(raw, big));
+      if (*size == 4) return json::Value::Int(LoadAs<int32_t>(raw, big));
+      if (*size == 8) return json::Value::Int(LoadAs<int64_t>(raw, big));
+      break;
+    case 'u':
+      if (*size == 1) return json::Value::Int(static_cast<uint8_t>(raw[0]));
+      if (*size == 2) return json::Value::Int(LoadAs<uint16_t>(raw, big));
+      if (*size == 4) return json::Value::Int(LoadAs<uint32_t>(raw, big));
+      if (*size == 8) return json::Value::Uint(LoadAs<uint64_t>(raw, big));
+      break;
+    case 'b':
+      return json::Value::Bool(raw[0] != 0);
+    default:
+      break;
+  }
+  return json::Value::String(Base64Encode(raw.substr(0, *size)));
+}
+
+}  // namespace kerchunk
