@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "kerchunk/bench/measure.h"
-#include "kerchunk/refs/synthetic_refs.h"
+#include "kerchunk/bench/synthetic_refs.h"
 
 namespace kerchunk::bench::internal {
 

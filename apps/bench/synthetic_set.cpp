@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "bench/random.h"
-#include "kerchunk/refs/synthetic_refs.h"
+#include "kerchunk/bench/synthetic_refs.h"
 
 namespace kerchunk::bench {
 namespace {

@@ -1,4 +1,4 @@
-#include "kerchunk/pack/pack_bench.h"
+#include "kerchunk/bench/pack_bench.h"
 
 #include <fmt/format.h>
 #include <fmt/ostream.h>
@@ -9,12 +9,12 @@
 #include <ctime>
 #include <random>
 
+#include "kerchunk/bench/synthetic_refs.h"
 #include "kerchunk/json/kerchunk_json.h"
 #include "kerchunk/pack/pack.h"
 #include "kerchunk/pack/packed_index.h"
 #include "kerchunk/refs/digest.h"
-#include "kerchunk/refs/synthetic_refs.h"
-#include "packed_container.h"
+#include "pack/packed_container.h"
 
 namespace kerchunk::pack {
 namespace {

@@ -1,4 +1,4 @@
-#include "kerchunk/refs/synthetic_refs.h"
+#include "kerchunk/bench/synthetic_refs.h"
 
 #include <fmt/format.h>
 
