@@ -180,8 +180,8 @@ std::function<int()> SetUpScan(CLI::App& app) {
                  "Refer to files under LOCAL as REMOTE/...; repeatable, longest LOCAL wins")
       ->option_text("LOCAL=REMOTE")
       ->allow_extra_args(false);
-  app.add_flag("--templates", o.combine.templates, "Write each URL once, as a template");
-  app.add_flag("--packed", o.combine.packed,
+  app.add_flag("--templates", o.write.templates, "Write each URL once, as a template");
+  app.add_flag("--packed", o.packed,
                "Write the packed form (as kerchunk pack would); implied by a .packed.json output");
   AddConcatOptions(app, state->concat,
                    "Dimension to concatenate files along (default: the first file's unlimited "

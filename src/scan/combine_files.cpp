@@ -125,20 +125,21 @@ Result<RunSummary> RunCombineFiles(const CombineFilesOptions& options,
   if (parts.size() == 1) {
     combined = std::move(parts.front());
   } else {
-    summary.concat_dim = internal::ConcatDimsText(options.combine);
-    KERCHUNK_ASSIGN_OR_RETURN(
-        combined, internal::CombineParts(std::move(parts), options.combine, ReadThrough(to_path),
-                                         options.threads, summary.warnings));
+    CombineOptions combine = options.combine;
+    combine.url_to_path = ReadThrough(to_path);
+    combine.threads = options.threads;
+    summary.concat_dim = internal::ConcatDimsText(combine);
+    KERCHUNK_ASSIGN_OR_RETURN(combined,
+                              CombineReferenceSets(std::move(parts), combine, &summary.warnings));
   }
   for (const std::string& warning : summary.warnings) {
     internal::Warn(streams, "combine", options.quiet, warning);
   }
   KERCHUNK_RETURN_IF_ERROR(RecomputeChecksums(combined, records, to_path, options.threads));
   // The parts' records carry over for the URLs the output keeps.
-  KERCHUNK_RETURN_IF_ERROR(
-      internal::FinishRun(combined, options.output, WriteOptions{options.combine.templates},
-                          options.combine.packed, start, options.summary_format, options.quiet,
-                          streams, summary, internal::SourcesOf(combined, records.files)));
+  KERCHUNK_RETURN_IF_ERROR(internal::FinishRun(
+      combined, options.output, options.write, options.packed, start, options.summary_format,
+      options.quiet, streams, summary, internal::SourcesOf(combined, records.files)));
   return summary;
 }
 

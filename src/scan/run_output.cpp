@@ -101,23 +101,7 @@ Result<uint64_t> WriteReferences(const std::string& path, const ReferenceSet& re
   return text.size();
 }
 
-Result<ReferenceSet> CombineParts(std::vector<ReferenceSet> parts,
-                                  const CombineWriteOptions& options, UrlToPath url_to_path,
-                                  unsigned threads, std::vector<std::string>& warnings) {
-  CombineOptions combine;
-  combine.concat_dim = options.concat_dim.empty() ? "time" : options.concat_dim;
-  combine.outer_dims = options.outer_dims;
-  combine.coordinates = options.coordinates;
-  combine.identical_dims = options.identical_dims;
-  combine.check_identical = options.check_identical;
-  combine.on_attribute_conflict = options.on_attribute_conflict;
-  combine.on_overlap = options.on_overlap;
-  combine.url_to_path = std::move(url_to_path);
-  combine.threads = threads;
-  return CombineReferenceSets(std::move(parts), combine, &warnings);
-}
-
-std::string ConcatDimsText(const CombineWriteOptions& options) {
+std::string ConcatDimsText(const CombineOptions& options) {
   std::string out;
   for (const std::string& d : options.outer_dims) out += d + ",";
   return out + (options.concat_dim.empty() ? "time" : options.concat_dim);

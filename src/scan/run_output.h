@@ -39,16 +39,9 @@ bool WantsPacked(const std::string& path, bool packed);
 std::vector<SourceFileRecord> SourcesOf(const ReferenceSet& refs,
                                         const std::vector<SourceFileRecord>& known);
 
-/// Concatenates `parts` along options.concat_dim ("time" when empty), reading referenced bytes
-/// through `url_to_path` on up to `threads` threads. Combine warnings are appended to
-/// `warnings`.
-Result<ReferenceSet> CombineParts(std::vector<ReferenceSet> parts,
-                                  const CombineWriteOptions& options, UrlToPath url_to_path,
-                                  unsigned threads, std::vector<std::string>& warnings);
-
 /// "member,time": the concat dimensions (outer first; concat_dim "time" when empty), as the
 /// summary reports them.
-std::string ConcatDimsText(const CombineWriteOptions& options);
+std::string ConcatDimsText(const CombineOptions& options);
 
 /// Per-file warnings grouped by message, so that a series of similar files reports each
 /// problem once instead of once per file.

@@ -179,16 +179,18 @@ Result<ReferenceSet> Assemble(Collected collected, const std::vector<NamedFile>&
   if (collected.parts.empty()) return ReferenceSet();  // an empty shard
   bool combine = options.shard ? total_files > 1 : collected.parts.size() > 1;
   if (!combine) return std::move(collected.parts.front());
-  CombineWriteOptions combine_options = options.combine;
+  CombineOptions combine_options = options.combine;
   if (combine_options.concat_dim.empty()) {
     combine_options.concat_dim =
         collected.first_unlimited_dim.empty() ? "time" : collected.first_unlimited_dim;
   }
+  combine_options.url_to_path = UrlMapOf(files);
+  combine_options.threads = options.threads;
   summary.concat_dim = internal::ConcatDimsText(combine_options);
   std::vector<std::string> warnings;
-  KERCHUNK_ASSIGN_OR_RETURN(ReferenceSet combined,
-                            internal::CombineParts(std::move(collected.parts), combine_options,
-                                                   UrlMapOf(files), options.threads, warnings));
+  KERCHUNK_ASSIGN_OR_RETURN(
+      ReferenceSet combined,
+      CombineReferenceSets(std::move(collected.parts), combine_options, &warnings));
   for (std::string& warning : warnings) {
     Warn(streams, "scan", options.quiet, warning);
     summary.warnings.push_back(std::move(warning));
@@ -237,9 +239,9 @@ Result<RunSummary> RunScan(const ScanOptions& options, const CommandStreams& str
     KERCHUNK_RETURN_IF_ERROR(AddChecksums(
         refs, [&](const std::string& url) { return path_of.at(url); }, options.threads, sources));
   }
-  KERCHUNK_RETURN_IF_ERROR(internal::FinishRun(
-      refs, options.output, WriteOptions{options.combine.templates}, options.combine.packed, start,
-      options.summary_format, options.quiet, streams, summary, sources));
+  KERCHUNK_RETURN_IF_ERROR(internal::FinishRun(refs, options.output, options.write, options.packed,
+                                               start, options.summary_format, options.quiet,
+                                               streams, summary, sources));
   return summary;
 }
 

@@ -17,7 +17,11 @@ struct CombineFilesOptions {
   /// file does in a scan: name shard parts so that they sort in shard order (part-007.json).
   std::vector<std::string> parts;
   std::string output;  ///< "-": CommandStreams::out
-  CombineWriteOptions combine;
+  /// How the parts are combined (url_to_path and threads are the run's own: `rewrites`,
+  /// `threads`).
+  CombineOptions combine;
+  WriteOptions write;
+  bool packed = false;  ///< see ScanOptions::packed
   /// REMOTE=LOCAL rules to read referenced bytes (coordinate values, --check-identical) from a
   /// local copy of remote files (see UrlToLocalPath).
   std::vector<PrefixRewrite> rewrites;

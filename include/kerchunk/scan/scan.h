@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "kerchunk/combine/combine.h"
+#include "kerchunk/json/kerchunk_json.h"
 #include "kerchunk/scan/file_scan.h"
 #include "kerchunk/scan/input_list.h"
 #include "kerchunk/scan/summary.h"
@@ -39,28 +40,6 @@ enum class SummaryFormat {
   kJson,  ///< one JSON object on `out`, or on `err` when the references go to `out` (-o -)
 };
 
-/// Options shared by scan and combine for combining and writing.
-struct CombineWriteOptions {
-  /// Concatenation dimension; empty: scan picks the first unlimited dimension of the first
-  /// file, else "time" (combine: "time").
-  std::string concat_dim;
-  /// Concat dimensions outside concat_dim, outermost first: see CombineOptions::outer_dims.
-  std::vector<std::string> outer_dims;
-  /// Where concat dimensions' values come from: see CombineOptions::coordinates.
-  std::map<std::string, CoordinateSource, std::less<>> coordinates;
-  std::vector<std::string> identical_dims;
-  bool check_identical = false;
-  /// Value attributes (scale_factor, _FillValue, ...) that differ between files: see
-  /// CombineOptions::on_attribute_conflict.
-  OnAttributeConflict on_attribute_conflict = OnAttributeConflict::kError;
-  /// Files that cover the same positions of the concat dimension: see CombineOptions.
-  OnOverlap on_overlap = OnOverlap::kDefault;
-  bool templates = false;  ///< see WriteOptions::templates
-  /// Write the packed form (docs/packed-format.md, as `kerchunk pack` would from the JSON)
-  /// whatever the output's name; an output ending in ".packed.json" gets it without asking.
-  bool packed = false;
-};
-
 struct ScanOptions {
   std::vector<std::string> inputs;  ///< files, folders, patterns (see ExpandInputs)
   std::string files_from;           ///< a file list (see ReadFileList); "-": CommandStreams::in
@@ -69,7 +48,14 @@ struct ScanOptions {
   std::string url_prefix;           ///< see PathToUrl::Make
   std::vector<PrefixRewrite> rewrites;
   FileScanOptions file_options;
-  CombineWriteOptions combine;
+  /// How several files are combined. An empty concat_dim is the first unlimited dimension of
+  /// the first file, else "time"; url_to_path and threads are the run's own (the scanned files'
+  /// paths, `threads`).
+  CombineOptions combine;
+  WriteOptions write;
+  /// Write the packed form (docs/packed-format.md, as `kerchunk pack` would from the JSON)
+  /// whatever the output's name; an output ending in ".packed.json" gets it without asking.
+  bool packed = false;
   OnError on_error = OnError::kFail;
   unsigned threads = 0;  ///< files scanned at once; 0: hardware threads
   bool quiet = false;    ///< no progress bar, warnings or text summary
