@@ -1,5 +1,5 @@
 // `kerchunk combine`: parses the options into CombineFilesOptions and calls RunCombineFiles
-// (kerchunk/scan/combine_files.h).
+// (kerchunk/commands/combine_files.h).
 #include <iostream>
 #include <memory>
 
@@ -7,7 +7,7 @@
 #include "concat_options.h"
 #include "identical_dims_check.h"
 #include "input_kind.h"
-#include "kerchunk/scan/combine_files.h"
+#include "kerchunk/commands/combine_files.h"
 #include "kerchunk/scan/input_list.h"
 #include "option_checks.h"
 #include "output_guard.h"

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "kerchunk/scan/scan.h"
+#include "kerchunk/commands/scan.h"
 #include "kerchunk/util/status.h"
 
 namespace kerchunk::cli {

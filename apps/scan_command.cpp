@@ -1,4 +1,5 @@
-// `kerchunk scan`: parses the options into ScanOptions and calls RunScan (kerchunk/scan/scan.h).
+// `kerchunk scan`: parses the options into ScanOptions and calls RunScan
+// (kerchunk/commands/scan.h).
 #include <fmt/format.h>
 #include <unistd.h>
 
@@ -12,7 +13,7 @@
 #include "command.h"
 #include "concat_options.h"
 #include "identical_dims_check.h"
-#include "kerchunk/scan/scan.h"
+#include "kerchunk/commands/scan.h"
 #include "kerchunk/util/file_io.h"
 #include "option_checks.h"
 #include "output_guard.h"

@@ -3,9 +3,9 @@
 #include <sstream>
 
 #include "bench/set_runner.h"
+#include "kerchunk/commands/scan.h"
 #include "kerchunk/json/kerchunk_json.h"
 #include "kerchunk/refs/digest.h"
-#include "kerchunk/scan/scan.h"
 #include "kerchunk/util/file_io.h"
 
 namespace kerchunk::bench::internal {

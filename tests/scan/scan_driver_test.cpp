@@ -8,11 +8,11 @@
 #include <fstream>
 #include <sstream>
 
+#include "kerchunk/commands/combine_files.h"
+#include "kerchunk/commands/scan.h"
 #include "kerchunk/json/json_value.h"
 #include "kerchunk/json/kerchunk_json.h"
 #include "kerchunk/refs/zarr_metadata.h"
-#include "kerchunk/scan/combine_files.h"
-#include "kerchunk/scan/scan.h"
 #include "kerchunk/util/file_io.h"
 #include "support/refs_testing.h"
 #include "support/scan_fixtures.h"

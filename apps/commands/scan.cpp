@@ -1,5 +1,5 @@
 // The `kerchunk scan` driver: inputs -> per-file references (in parallel) -> one reference set.
-#include "kerchunk/scan/scan.h"
+#include "kerchunk/commands/scan.h"
 
 #include <atomic>
 #include <chrono>
@@ -10,8 +10,8 @@
 #include "kerchunk/util/file_io.h"
 #include "kerchunk/util/parallel.h"
 #include "kerchunk/util/progress.h"
+#include "run_output.h"
 #include "scan/range_check.h"
-#include "scan/run_output.h"
 
 namespace kerchunk {
 namespace {

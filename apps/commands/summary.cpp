@@ -1,4 +1,4 @@
-#include "kerchunk/scan/summary.h"
+#include "kerchunk/commands/summary.h"
 
 #include <fmt/format.h>
 #include <sys/resource.h>

@@ -12,10 +12,10 @@
 #include <vector>
 
 #include "kerchunk/combine/combine.h"
+#include "kerchunk/commands/summary.h"
 #include "kerchunk/json/kerchunk_json.h"
 #include "kerchunk/scan/file_scan.h"
 #include "kerchunk/scan/input_list.h"
-#include "kerchunk/scan/summary.h"
 #include "kerchunk/scan/url_mapping.h"
 #include "kerchunk/util/status.h"
 

@@ -1,4 +1,4 @@
-#include "scan/run_output.h"
+#include "run_output.h"
 
 #include <fmt/format.h>
 #include <unistd.h>

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "kerchunk/scan/scan.h"
+#include "kerchunk/commands/scan.h"
 #include "kerchunk/util/status.h"
 
 namespace kerchunk {

@@ -1,5 +1,5 @@
 // The `kerchunk combine` driver: reference files in, one combined reference file out.
-#include "kerchunk/scan/combine_files.h"
+#include "kerchunk/commands/combine_files.h"
 
 #include <fmt/format.h>
 
@@ -9,7 +9,7 @@
 #include "kerchunk/json/kerchunk_json.h"
 #include "kerchunk/refs/source_checksum.h"
 #include "kerchunk/util/parallel.h"
-#include "scan/run_output.h"
+#include "run_output.h"
 
 namespace kerchunk {
 namespace {

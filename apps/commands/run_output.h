@@ -9,9 +9,9 @@
 #include <vector>
 
 #include "kerchunk/combine/combine.h"
+#include "kerchunk/commands/scan.h"
 #include "kerchunk/json/kerchunk_json.h"
 #include "kerchunk/refs/source_record.h"
-#include "kerchunk/scan/scan.h"
 
 namespace kerchunk::internal {
 
