@@ -5,7 +5,7 @@
 
 #include "command.h"
 #include "input_kind.h"
-#include "kerchunk/verify/verify.h"
+#include "kerchunk/commands/verify.h"
 #include "option_checks.h"
 #include "output_guard.h"
 

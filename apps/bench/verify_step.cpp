@@ -4,8 +4,8 @@
 #include <sstream>
 
 #include "bench/set_runner.h"
+#include "kerchunk/commands/verify.h"
 #include "kerchunk/util/file_io.h"
-#include "kerchunk/verify/verify.h"
 
 namespace kerchunk::bench::internal {
 namespace {

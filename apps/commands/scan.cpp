@@ -6,10 +6,10 @@
 #include <sstream>
 #include <unordered_map>
 
+#include "kerchunk/commands/progress_bar.h"
 #include "kerchunk/refs/source_checksum.h"
 #include "kerchunk/util/file_io.h"
 #include "kerchunk/util/parallel.h"
-#include "kerchunk/util/progress.h"
 #include "run_output.h"
 #include "scan/range_check.h"
 

@@ -8,6 +8,7 @@
 
 #include "kerchunk/refs/reference_set.h"
 #include "kerchunk/refs/source_record.h"
+#include "kerchunk/util/progress.h"
 #include "kerchunk/verify/report.h"
 #include "verify/catalog.h"
 #include "verify/url_resolver.h"
@@ -15,8 +16,8 @@
 namespace kerchunk::verify::internal {
 
 struct CheckContext {
-  unsigned threads = 0;  ///< 0: hardware threads
-  bool quiet = false;    ///< no progress bar
+  unsigned threads = 0;          ///< 0: hardware threads
+  Progress* progress = nullptr;  ///< told about the chunks read; none when null
 };
 
 /// Validates every .zarray, .zattrs, .zgroup and .zmetadata entry (see docs/verify.md) and

@@ -43,7 +43,7 @@ class ChunkChecker {
                const ChunkCheckOptions& options)
       : refs_(refs), files_(files), options_(options), reader_(files), sources_(files) {}
 
-  void Run(const WorkItem& item, ItemResult& result, ProgressBar& progress);
+  void Run(const WorkItem& item, ItemResult& result, Progress* progress);
   /// Plans the arrays before Run (see PlanArrays).
   void Plan(const std::vector<const ArrayInfo*>& arrays, unsigned threads,
             std::vector<CaseLog>& source_logs) {
@@ -193,11 +193,11 @@ void ChunkChecker::CompareInlineChunk(const ArrayPlan& plan, size_t i, const std
   }
 }
 
-void ChunkChecker::Run(const WorkItem& item, ItemResult& result, ProgressBar& progress) {
+void ChunkChecker::Run(const WorkItem& item, ItemResult& result, Progress* progress) {
   const ArrayPlan& plan = plans_[item.plan];
   std::string stored, decoded;
   for (size_t i = item.begin; i < item.end; ++i) {
-    progress.Advance();
+    if (progress) progress->Advance();
     if (!Sampled(plan.ordinal, plan.info->refs->chunk_index(i), options_.sample, options_.seed)) {
       result.decode.Skip(1, "not in the --sample");
       if (options_.source) result.source.Skip(1, "not in the --sample");
@@ -243,12 +243,11 @@ void CheckChunks(const ReferenceSet& refs, const Catalog& catalog, const Resolve
     results.push_back({report.NewCase(Check::kDecode, decode_logs[item.plan].name()),
                        report.NewCase(Check::kSource, source_logs[item.plan].name())});
   }
-  {
-    ProgressBar progress(options.source ? "verify --source" : "verify --deep", total,
-                         context.quiet);
-    ParallelFor(items.size(), context.threads,
-                [&](size_t k) { checker.Run(items[k], results[k], progress); });
-  }
+  Progress* progress = context.progress;
+  if (progress) progress->Start(options.source ? "verify --source" : "verify --deep", total);
+  ParallelFor(items.size(), context.threads,
+              [&](size_t k) { checker.Run(items[k], results[k], progress); });
+  if (progress) progress->Finish();
   for (size_t k = 0; k < items.size(); ++k) {
     decode_logs[items[k].plan].Merge(std::move(results[k].decode));
     source_logs[items[k].plan].Merge(std::move(results[k].source));

@@ -5,7 +5,6 @@
 #include <fmt/format.h>
 
 #include <cmath>
-#include <iostream>
 #include <optional>
 
 #include "kerchunk/pack/packed_index.h"
@@ -73,20 +72,6 @@ Status RefuseJunitOverDataFile(const std::string& junit, const UrlTable& urls,
   return OkStatus();
 }
 
-Status WriteOutputs(const Report& report, const VerifyOptions& options, std::ostream& out) {
-  if (options.format == ReportFormat::kJson) {
-    WriteJsonReport(report, options.max_report, out);
-  } else {
-    WriteTextReport(report, options.max_report, out);
-  }
-  if (options.junit == "-") {
-    out << JunitReport(report);
-  } else if (!options.junit.empty()) {
-    KERCHUNK_RETURN_IF_ERROR(WriteFileAtomically(options.junit, JunitReport(report)));
-  }
-  return OkStatus();
-}
-
 }  // namespace
 
 Status ValidateOptions(const VerifyOptions& options) {
@@ -114,7 +99,7 @@ Result<Report> VerifyReferences(const ReferenceSet& refs, const VerifyOptions& o
   document.Examined();
   report.Add(std::move(document));
 
-  const CheckContext context{options.threads, options.quiet};
+  const CheckContext context{options.threads, options.progress};
   const internal::Catalog catalog = internal::CheckMetadata(refs, report);
   internal::CheckXarray(refs, catalog, options.xarray, report);
   internal::CheckKeys(refs, catalog, report);
@@ -143,7 +128,7 @@ Result<Report> VerifyReferences(const ReferenceSet& refs, const VerifyOptions& o
   return report;
 }
 
-Result<Report> RunVerify(const VerifyOptions& options, std::ostream& out) {
+Result<Report> VerifyFile(const VerifyOptions& options) {
   KERCHUNK_RETURN_IF_ERROR(ValidateOptions(options));
   Result<internal::LoadedReferences> loaded = internal::LoadReferences(options.input);
   if (!loaded.ok() && internal::IsUnreadable(loaded.status())) return loaded.status();
@@ -169,7 +154,6 @@ Result<Report> RunVerify(const VerifyOptions& options, std::ostream& out) {
     document.Fail("", loaded.status().message());
     report->Add(std::move(document));
   }
-  KERCHUNK_RETURN_IF_ERROR(WriteOutputs(*report, options, out));
   return report;
 }
 

@@ -1,4 +1,4 @@
-#include "kerchunk/util/progress.h"
+#include "kerchunk/commands/progress_bar.h"
 
 #include <fmt/format.h>
 #include <unistd.h>
@@ -27,6 +27,10 @@ void ProgressBar::Advance(uint64_t n) {
   if (now - last_draw_ < std::chrono::milliseconds(100) && done < total_) return;
   last_draw_ = now;
   Draw(done);
+}
+
+void TerminalProgress::Start(std::string_view label, uint64_t total) {
+  bar_ = std::make_unique<ProgressBar>(std::string(label), total, quiet_);
 }
 
 void ProgressBar::Draw(uint64_t done) {
