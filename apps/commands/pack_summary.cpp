@@ -3,7 +3,7 @@
 #include <fmt/format.h>
 #include <fmt/ostream.h>
 
-#include "kerchunk/pack/pack.h"
+#include "kerchunk/commands/pack.h"
 #include "kerchunk/util/byte_size.h"
 
 namespace kerchunk::pack {
