@@ -1,5 +1,5 @@
 // `kerchunk verify`: parses the options into VerifyOptions and calls RunVerify
-// (kerchunk/verify/verify.h).
+// (kerchunk/commands/verify.h).
 #include <iostream>
 #include <memory>
 
