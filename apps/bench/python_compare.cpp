@@ -81,21 +81,14 @@ Result<PythonResult> ParseOutput(const std::string& out, const std::string& sear
   return r;
 }
 
-// Runs the bench script with the configuration `config_text`, written to `config_path` for the
-// run and removed after it. The PYTHONPATH is the kerchunk search path alone: our
-// environment's could shadow the checkout with another kerchunk.
+// Runs the bench script with the configuration `config_text`; the kerchunk search path is the
+// whole PYTHONPATH.
 Result<internal::ProcessResult> RunBenchScript(const PythonCompareOptions& options,
                                                const std::string& search_path,
                                                const std::string& config_path,
                                                const std::string& config_text) {
-  KERCHUNK_RETURN_IF_ERROR(WriteFileAtomically(config_path, config_text));
-  internal::ProcessOptions process;
-  process.environment.emplace_back("PYTHONPATH", search_path);
-  Result<internal::ProcessResult> run = internal::RunProcess(
-      {options.interpreter, "-c", internal::kPythonKerchunkBenchScript, config_path}, process);
-  std::error_code ignored;
-  std::filesystem::remove(config_path, ignored);
-  return run;
+  return internal::RunPythonScript(options.interpreter, internal::kPythonKerchunkBenchScript,
+                                   search_path, config_path, config_text);
 }
 
 }  // namespace

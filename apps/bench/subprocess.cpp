@@ -10,7 +10,10 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <map>
+
+#include "kerchunk/util/file_io.h"
 
 extern char** environ;
 
@@ -159,6 +162,19 @@ Result<ProcessResult> RunProcess(const std::vector<std::string>& argv,
   }
   result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
   return result;
+}
+
+Result<ProcessResult> RunPythonScript(const std::string& interpreter, const char* script,
+                                      const std::string& python_path,
+                                      const std::string& config_path,
+                                      const std::string& config_text) {
+  KERCHUNK_RETURN_IF_ERROR(WriteFileAtomically(config_path, config_text));
+  ProcessOptions process;
+  process.environment.emplace_back("PYTHONPATH", python_path);
+  Result<ProcessResult> run = RunProcess({interpreter, "-c", script, config_path}, process);
+  std::error_code ignored;
+  std::filesystem::remove(config_path, ignored);
+  return run;
 }
 
 }  // namespace kerchunk::bench::internal

@@ -34,6 +34,15 @@ struct ProcessResult {
 Result<ProcessResult> RunProcess(const std::vector<std::string>& argv,
                                  const ProcessOptions& options = {});
 
+/// Runs one of the benchmark's Python scripts: `interpreter -c script config_path`, with
+/// `config_text` written to `config_path` for the run and removed after it, and PYTHONPATH set
+/// to `python_path` alone (the caller's own could shadow the package under test with another
+/// copy).
+Result<ProcessResult> RunPythonScript(const std::string& interpreter, const char* script,
+                                      const std::string& python_path,
+                                      const std::string& config_path,
+                                      const std::string& config_text);
+
 /// The full path of an executable named `name` in PATH, if any.
 std::optional<std::string> FindProgram(std::string_view name);
 

@@ -53,14 +53,8 @@ Result<json::Value> RunScript(const XarrayOpenOptions& options, const std::strin
   }
   const std::string package_path = PackagePath(options);
   config.Set("package_path", json::Value::String(package_path));
-  KERCHUNK_RETURN_IF_ERROR(WriteFileAtomically(config_path, config.Dump()));
-  internal::ProcessOptions process;
-  // Our own PYTHONPATH could shadow the package under test with another copy.
-  process.environment.emplace_back("PYTHONPATH", package_path);
-  Result<internal::ProcessResult> run = internal::RunProcess(
-      {options.interpreter, "-c", internal::kXarrayOpenScript, config_path}, process);
-  std::error_code ignored;
-  std::filesystem::remove(config_path, ignored);
+  Result<internal::ProcessResult> run = internal::RunPythonScript(
+      options.interpreter, internal::kXarrayOpenScript, package_path, config_path, config.Dump());
   KERCHUNK_RETURN_IF_ERROR(run.status());
   if (run->exit_code != 0) {
     return InternalError("--xarray-open: {} failed (exit {}): {}", options.interpreter,

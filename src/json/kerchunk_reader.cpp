@@ -203,7 +203,7 @@ class RefsReader {
     std::string decoded;
     if (is_base64) {
       auto d = Base64Decode(s.substr(7));
-      if (!d.ok()) return std::move(d).status().Annotate(fmt::format("refs key \"{}\"", key));
+      if (!d.ok()) return std::move(d).status().Annotate("refs key \"{}\"", key);
       decoded = std::move(*d);
     }
     if (auto chunk = FindChunk(key)) {
@@ -246,7 +246,7 @@ class RefsReader {
     // hold it too, and the writer then writes it as it is).
     if (!templates_.empty() && HasTemplate(url)) {
       auto r = RenderTemplate(url, templates_);
-      if (!r.ok()) return std::move(r).status().Annotate(fmt::format("refs key \"{}\"", key));
+      if (!r.ok()) return std::move(r).status().Annotate("refs key \"{}\"", key);
       rendered = std::move(*r);
       url = rendered;
     }

@@ -1,11 +1,11 @@
 // Measurements of pack/unpack for `kerchunk bench` and the figures in README: sizes against the
 // Kerchunk JSON and zstd -19 of it, the entropy of the chunk lengths, and speeds.
 //
-// Honest by construction (convention #12): before anything is timed, the packed file is
-// expanded and compared with the input by checksum, and the keys used for lookups are resolved
-// and compared with the input's values; a mismatch is an Internal error, not a figure. Times are
-// the best of `repetitions` runs in CPU time of the calling thread (robust to other processes
-// on a shared machine); wall time is reported beside it.
+// Honest by construction (a speed is worth nothing for a wrong result): before anything is timed,
+// the packed file is expanded and compared with the input by checksum, and the keys used for
+// lookups are resolved and compared with the input's values; a mismatch is an Internal error, not a
+// figure. Times are the best of `repetitions` runs in CPU time of the calling thread (robust to
+// other processes on a shared machine); wall time is reported beside it.
 #pragma once
 
 #include <cstdint>
