@@ -1,5 +1,5 @@
 // `kerchunk combine`: parses the options into CombineFilesOptions and calls RunCombineFiles
-// (kerchunk/scan/combine_files.h).
+// (kerchunk/commands/combine_files.h).
 #include <iostream>
 #include <memory>
 
@@ -7,7 +7,7 @@
 #include "concat_options.h"
 #include "identical_dims_check.h"
 #include "input_kind.h"
-#include "kerchunk/scan/combine_files.h"
+#include "kerchunk/commands/combine_files.h"
 #include "kerchunk/scan/input_list.h"
 #include "option_checks.h"
 #include "output_guard.h"
@@ -83,8 +83,8 @@ std::function<int()> SetUpCombine(CLI::App& app) {
                  "Value attributes (scale_factor, _FillValue, units, ...) that differ between "
                  "files: error (default), or keep the first file's with a warning")
       ->check(CLI::IsMember({"error", "first"}));
-  app.add_flag("--templates", o.combine.templates, "Write each URL once, as a template");
-  app.add_flag("--packed", o.combine.packed,
+  app.add_flag("--templates", o.write.templates, "Write each URL once, as a template");
+  app.add_flag("--packed", o.packed,
                "Write the packed form (as kerchunk pack would); implied by a .packed.json output");
   app.add_option("--rewrite", state->rewrites,
                  "Read referenced bytes of URLs under REMOTE from LOCAL/...; repeatable")

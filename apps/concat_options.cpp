@@ -21,7 +21,7 @@ void AddConcatOptions(CLI::App& app, ConcatOptionsText& text, const std::string&
       ->check(CLI::IsMember({"error", "later", "earlier"}));
 }
 
-Status ApplyConcatOptions(const ConcatOptionsText& text, CombineWriteOptions& out) {
+Status ApplyConcatOptions(const ConcatOptionsText& text, CombineOptions& out) {
   std::vector<std::string> dims = text.concat_dims;
   for (size_t i = 0; i < dims.size(); ++i) {
     if (std::count(dims.begin(), dims.end(), dims[i]) > 1) {

@@ -1,12 +1,12 @@
 // The options scan and combine share for concatenating: --concat-dim (repeatable: outer
-// dimensions first), --coord DIM=SPEC and --on-overlap, parsed into CombineWriteOptions.
+// dimensions first), --coord DIM=SPEC and --on-overlap, parsed into CombineOptions.
 #pragma once
 
 #include <CLI/CLI.hpp>
 #include <string>
 #include <vector>
 
-#include "kerchunk/scan/scan.h"
+#include "kerchunk/commands/scan.h"
 #include "kerchunk/util/status.h"
 
 namespace kerchunk::cli {
@@ -23,6 +23,6 @@ void AddConcatOptions(CLI::App& app, ConcatOptionsText& text, const std::string&
 /// Fills out.concat_dim (the last --concat-dim), out.outer_dims (the others), out.coordinates
 /// and out.on_overlap. InvalidArgument naming the option for a malformed --coord, a --coord
 /// for a dimension no --concat-dim names, or a dimension given twice.
-Status ApplyConcatOptions(const ConcatOptionsText& text, CombineWriteOptions& out);
+Status ApplyConcatOptions(const ConcatOptionsText& text, CombineOptions& out);
 
 }  // namespace kerchunk::cli

@@ -5,7 +5,7 @@
 
 #include "command.h"
 #include "input_kind.h"
-#include "kerchunk/pack/pack.h"
+#include "kerchunk/commands/pack.h"
 #include "option_checks.h"
 #include "output_guard.h"
 

@@ -1,4 +1,5 @@
-// `kerchunk scan`: parses the options into ScanOptions and calls RunScan (kerchunk/scan/scan.h).
+// `kerchunk scan`: parses the options into ScanOptions and calls RunScan
+// (kerchunk/commands/scan.h).
 #include <fmt/format.h>
 #include <unistd.h>
 
@@ -12,7 +13,7 @@
 #include "command.h"
 #include "concat_options.h"
 #include "identical_dims_check.h"
-#include "kerchunk/scan/scan.h"
+#include "kerchunk/commands/scan.h"
 #include "kerchunk/util/file_io.h"
 #include "option_checks.h"
 #include "output_guard.h"
@@ -180,8 +181,8 @@ std::function<int()> SetUpScan(CLI::App& app) {
                  "Refer to files under LOCAL as REMOTE/...; repeatable, longest LOCAL wins")
       ->option_text("LOCAL=REMOTE")
       ->allow_extra_args(false);
-  app.add_flag("--templates", o.combine.templates, "Write each URL once, as a template");
-  app.add_flag("--packed", o.combine.packed,
+  app.add_flag("--templates", o.write.templates, "Write each URL once, as a template");
+  app.add_flag("--packed", o.packed,
                "Write the packed form (as kerchunk pack would); implied by a .packed.json output");
   AddConcatOptions(app, state->concat,
                    "Dimension to concatenate files along (default: the first file's unlimited "

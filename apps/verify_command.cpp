@@ -1,11 +1,11 @@
 // `kerchunk verify`: parses the options into VerifyOptions and calls RunVerify
-// (kerchunk/verify/verify.h).
+// (kerchunk/commands/verify.h).
 #include <iostream>
 #include <memory>
 
 #include "command.h"
 #include "input_kind.h"
-#include "kerchunk/verify/verify.h"
+#include "kerchunk/commands/verify.h"
 #include "option_checks.h"
 #include "output_guard.h"
 

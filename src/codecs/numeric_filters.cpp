@@ -4,9 +4,11 @@
 #include <cmath>
 
 #include "codecs/codec_factories.h"
-#include "codecs/numeric_type.h"
+#include "refs/zarr_dtype.h"
 
 namespace kerchunk::codecs::internal {
+
+using kerchunk::internal::NumericType;
 namespace {
 
 Result<NumericType> ParseType(std::string_view codec, std::string_view dtype) {

@@ -42,8 +42,7 @@ Result<Pipeline> Pipeline::FromConfigs(const json::Value& compressor, const json
         KERCHUNK_ASSIGN_OR_RETURN(p.object_codec_, MakeObjectCodec(list[i]).Annotate("filter 0"));
         continue;
       }
-      KERCHUNK_ASSIGN_OR_RETURN(auto codec,
-                                MakeCodec(list[i], context).Annotate(fmt::format("filter {}", i)));
+      KERCHUNK_ASSIGN_OR_RETURN(auto codec, MakeCodec(list[i], context).Annotate("filter {}", i));
       p.codecs_.push_back(std::move(codec));
     }
   }

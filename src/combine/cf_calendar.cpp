@@ -240,7 +240,7 @@ Result<CfTimeUnits> ParseCfTimeUnits(std::string_view units, CfCalendar calendar
   if (negative_year) y = -y;
   KERCHUNK_ASSIGN_OR_RETURN(int64_t day_number,
                             CfDayNumber(calendar, y, static_cast<int>(m), static_cast<int>(d))
-                                .Annotate(fmt::format("time units \"{}\"", units)));
+                                .Annotate("time units \"{}\"", units));
   int64_t time_of_day = 0;
   if (!s.empty() && (s.front() == 'T' || s.front() == ' ')) {
     std::string_view rest = Trim(s.substr(1));

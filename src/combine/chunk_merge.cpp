@@ -137,7 +137,7 @@ Result<ArrayRefs> ConcatenateChunks(const std::vector<PartView>& parts, const Va
       AppendReference(out, item.chunk, *sources[item.part], item.position, item.part, urls);
     }
   }
-  KERCHUNK_RETURN_IF_ERROR(out.Finalize().Annotate(fmt::format("variable \"{}\"", plan.path)));
+  KERCHUNK_RETURN_IF_ERROR(out.Finalize().Annotate("variable \"{}\"", plan.path));
   return out;
 }
 

@@ -3,14 +3,14 @@
 #include <cctype>
 #include <cmath>
 
-#include "codecs/numeric_type.h"
 #include "kerchunk/codecs/chunk_reader.h"
 #include "kerchunk/util/checked_math.h"
+#include "refs/zarr_dtype.h"
 
 namespace kerchunk::internal {
 namespace {
 
-using codecs::internal::NumericType;
+using kerchunk::internal::NumericType;
 
 CoordinateValue Load(const NumericType& t, const char* bytes, uint64_t i) {
   if (t.is_float()) return CoordinateValue::Float(t.LoadDouble(bytes, i));

@@ -55,8 +55,8 @@ Result<std::vector<CoordinateValue>> PartValues(const PartView& part, const std:
   KERCHUNK_ASSIGN_OR_RETURN(auto values, ReadArrayValues(part, *part.Find(bounds), url_to_path));
   if (!conversion) return values;
   for (size_t i = 0; i < values.size(); ++i) {
-    KERCHUNK_ASSIGN_OR_RETURN(values[i], conversion->Convert(values[i]).Annotate(fmt::format(
-                                             "{}: \"{}\" value {}", part.label, bounds, i)));
+    KERCHUNK_ASSIGN_OR_RETURN(values[i], conversion->Convert(values[i]).Annotate(
+                                             "{}: \"{}\" value {}", part.label, bounds, i));
   }
   return values;
 }

@@ -11,6 +11,7 @@
 #include "kerchunk/json/kerchunk_json.h"
 #include "kerchunk/util/base64.h"
 #include "kerchunk/util/file_io.h"
+#include "simdjson_status.h"
 
 namespace kerchunk {
 namespace {
@@ -22,8 +23,7 @@ using internal::RenderTemplate;
 using internal::TemplateScope;
 
 Status JsonError(simdjson::error_code err, std::string_view where) {
-  return InvalidArgumentError("malformed Kerchunk JSON ({}): {}", where,
-                              simdjson::error_message(err));
+  return internal::MalformedJson(err, fmt::format("Kerchunk JSON ({})", where));
 }
 
 // simdjson's errors, with the byte position the parser had reached: one line that names the key
@@ -44,11 +44,10 @@ class JsonErrors {
     const char* at = nullptr;
     if (doc_->current_location().get(at) == simdjson::SUCCESS && at >= document_.data() &&
         at <= document_.data() + document_.size()) {
-      return InvalidArgumentError("malformed Kerchunk JSON: {}: near byte {}: {}", where,
-                                  at - document_.data(), simdjson::error_message(err));
+      return internal::MalformedJson(
+          err, fmt::format("Kerchunk JSON: {}: near byte {}", where, at - document_.data()));
     }
-    return InvalidArgumentError("malformed Kerchunk JSON: {}: {}", where,
-                                simdjson::error_message(err));
+    return internal::MalformedJson(err, fmt::format("Kerchunk JSON: {}", where));
   }
 
   std::string_view document_;
@@ -204,7 +203,7 @@ class RefsReader {
     std::string decoded;
     if (is_base64) {
       auto d = Base64Decode(s.substr(7));
-      if (!d.ok()) return std::move(d).status().Annotate(fmt::format("refs key \"{}\"", key));
+      if (!d.ok()) return std::move(d).status().Annotate("refs key \"{}\"", key);
       decoded = std::move(*d);
     }
     if (auto chunk = FindChunk(key)) {
@@ -247,7 +246,7 @@ class RefsReader {
     // hold it too, and the writer then writes it as it is).
     if (!templates_.empty() && HasTemplate(url)) {
       auto r = RenderTemplate(url, templates_);
-      if (!r.ok()) return std::move(r).status().Annotate(fmt::format("refs key \"{}\"", key));
+      if (!r.ok()) return std::move(r).status().Annotate("refs key \"{}\"", key);
       rendered = std::move(*r);
       url = rendered;
     }

@@ -1,5 +1,5 @@
 // The codec of every integer column of a generator, named once and shared by the writer and
-// the reader (convention #6): a column's type, and so its encoding, cannot differ between them.
+// the reader: a column's type, and so its encoding, cannot differ between them.
 #pragma once
 
 #include "column_codec.h"

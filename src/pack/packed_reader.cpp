@@ -8,6 +8,7 @@
 
 #include "base64_decoder.h"
 #include "generator.h"
+#include "json/simdjson_status.h"
 #include "packed_columns.h"
 #include "rice_codec.h"
 
@@ -21,8 +22,7 @@ Status JsonError(simdjson::error_code err, std::string_view field, std::string_v
       err == simdjson::NUMBER_ERROR) {
     return DataLossError("\"{}\": expected {}", field, expected);
   }
-  return InvalidArgumentError("malformed packed file (at \"{}\"): {}", field,
-                              simdjson::error_message(err));
+  return kerchunk::internal::MalformedJson(err, fmt::format("packed file (at \"{}\")", field));
 }
 
 // Calls fn(key, value) for each field; fails on a duplicate of one of `required` and when one

@@ -1,5 +1,6 @@
 // The entropy coder of chunk lengths: Golomb-Rice codes with a parameter chosen per block of
-// values, over an LSB-first bit stream. One object encodes and decodes (convention #6).
+// values, over an LSB-first bit stream. One object encodes and decodes, so that pack and
+// unpack cannot drift apart.
 //
 // Why Rice: length residuals (length minus a prediction) of compressed chunks are roughly
 // two-sided geometric/normal; zig-zag folds them to one side, where a Rice code with the best

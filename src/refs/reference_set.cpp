@@ -184,7 +184,7 @@ size_t ReferenceSet::MemoryUsage() const {
 
 Status ReferenceSet::Finalize() {
   for (auto& a : arrays) {
-    KERCHUNK_RETURN_IF_ERROR(a.Finalize().Annotate(fmt::format("array \"{}\"", a.path())));
+    KERCHUNK_RETURN_IF_ERROR(a.Finalize().Annotate("array \"{}\"", a.path()));
   }
   return OkStatus();
 }

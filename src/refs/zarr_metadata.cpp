@@ -1,11 +1,11 @@
+// The .zarray document of a zarr v2 array, read and written by the same code, and the chunk grid
+// it defines (chunk keys <-> linear chunk indexes). dtype strings: zarr_dtype.cpp.
 #include "kerchunk/refs/zarr_metadata.h"
 
 #include <charconv>
-#include <cmath>
-#include <cstring>
 
-#include "kerchunk/util/base64.h"
-#include "kerchunk/util/byte_reader.h"
+#include "kerchunk/refs/chunk_grid.h"
+#include "kerchunk/util/checked_math.h"
 
 namespace kerchunk {
 namespace {
@@ -29,50 +29,7 @@ Result<std::vector<uint64_t>> ReadDims(const json::Value& doc, std::string_view 
   return out;
 }
 
-template <typename T>
-T LoadAs(std::string_view raw, bool big_endian) {
-  T v{};
-  std::memcpy(&v, raw.data(), sizeof(T));
-  if (big_endian != (std::endian::native == std::endian::big)) {
-    if constexpr (sizeof(T) == 2) v = std::bit_cast<T>(ByteSwap(std::bit_cast<uint16_t>(v)));
-    if constexpr (sizeof(T) == 4) v = std::bit_cast<T>(ByteSwap(std::bit_cast<uint32_t>(v)));
-    if constexpr (sizeof(T) == 8) v = std::bit_cast<T>(ByteSwap(std::bit_cast<uint64_t>(v)));
-  }
-  return v;
-}
-
-json::Value EncodeFloat(double d) {
-  if (std::isnan(d)) return json::Value::String("NaN");
-  if (std::isinf(d)) return json::Value::String(d > 0 ? "Infinity" : "-Infinity");
-  return json::Value::Double(d);
-}
-
-// IEEE half precision to double.
-double HalfToDouble(uint16_t h) {
-  int sign = h >> 15, exp = (h >> 10) & 0x1F, frac = h & 0x3FF;
-  double v;
-  if (exp == 0) {
-    v = std::ldexp(frac, -24);
-  } else if (exp == 31) {
-    v = frac ? NAN : INFINITY;
-  } else {
-    v = std::ldexp(frac + 1024, exp - 25);
-  }
-  return sign ? -v : v;
-}
-
 }  // namespace
-
-std::optional<uint64_t> DtypeItemSize(std::string_view dtype) {
-  if (dtype.size() < 3) return std::nullopt;
-  char kind = dtype[1];
-  uint64_t n = 0;
-  auto [p, ec] = std::from_chars(dtype.data() + 2, dtype.data() + dtype.size(), n);
-  if (ec != std::errc() || p != dtype.data() + dtype.size()) return std::nullopt;
-  if (kind == 'U') return n * 4;
-  if (kind == 'O') return std::nullopt;
-  return n;
-}
 
 Result<ZarrArrayMeta> ZarrArrayMeta::Parse(std::string_view zarray_json) {
   KERCHUNK_ASSIGN_OR_RETURN(json::Value doc, json::Value::Parse(zarray_json));
@@ -157,48 +114,113 @@ std::optional<uint64_t> ZarrArrayMeta::ItemSize() const {
   return DtypeItemSize(dtype);
 }
 
-json::Value EncodeFillValue(std::string_view raw, std::string_view dtype) {
-  if (dtype.size() < 3) return json::Value::String(Base64Encode(raw));
-  bool big = dtype[0] == '>';
-  char kind = dtype[1];
-  auto size = DtypeItemSize(dtype);
-  if (!size || raw.size() < *size) return json::Value::String(Base64Encode(raw));
-  switch (kind) {
-    case 'f':
-      if (*size == 2) return EncodeFloat(HalfToDouble(LoadAs<uint16_t>(raw, big)));
-      if (*size == 4) return EncodeFloat(LoadAs<float>(raw, big));
-      if (*size == 8) return EncodeFloat(LoadAs<double>(raw, big));
-      break;
-    case 'c':
-      if (*size == 8) {
-        return json::Value::MakeArray(
-            {EncodeFloat(LoadAs<float>(raw, big)), EncodeFloat(LoadAs<float>(raw.substr(4), big))});
-      }
-      if (*size == 16) {
-        return json::Value::MakeArray({EncodeFloat(LoadAs<double>(raw, big)),
-                                       EncodeFloat(LoadAs<double>(raw.substr(8), big))});
-      }
-      break;
-    case 'i':
-    case 'm':
-    case 'M':
-      if (*size == 1) return json::Value::Int(static_cast<int8_t>(raw[0]));
-      if (*size == 2) return json::Value::Int(LoadAs<int16_t>(raw, big));
-      if (*size == 4) return json::Value::Int(LoadAs<int32_t>(raw, big));
-      if (*size == 8) return json::Value::Int(LoadAs<int64_t>(raw, big));
-      break;
-    case 'u':
-      if (*size == 1) return json::Value::Int(static_cast<uint8_t>(raw[0]));
-      if (*size == 2) return json::Value::Int(LoadAs<uint16_t>(raw, big));
-      if (*size == 4) return json::Value::Int(LoadAs<uint32_t>(raw, big));
-      if (*size == 8) return json::Value::Uint(LoadAs<uint64_t>(raw, big));
-      break;
-    case 'b':
-      return json::Value::Bool(raw[0] != 0);
-    default:
-      break;
+// The chunk grid.
+
+Result<ChunkGrid> ChunkGrid::Make(std::vector<uint64_t> shape, std::vector<uint64_t> chunks,
+                                  char separator) {
+  if (shape.size() != chunks.size()) {
+    return InvalidArgumentError("chunk rank {} does not match shape rank {}", chunks.size(),
+                                shape.size());
   }
-  return json::Value::String(Base64Encode(raw.substr(0, *size)));
+  if (separator != '.' && separator != '/') {
+    return InvalidArgumentError("dimension separator must be '.' or '/', got '{}'", separator);
+  }
+  ChunkGrid g;
+  g.separator_ = separator;
+  g.counts_.resize(shape.size());
+  g.strides_.resize(shape.size());
+  uint64_t total = 1;
+  for (size_t d = 0; d < shape.size(); ++d) {
+    if (chunks[d] == 0) return InvalidArgumentError("chunk extent of dimension {} is 0", d);
+    g.counts_[d] = CeilDiv(shape[d], chunks[d]);
+  }
+  for (size_t d = shape.size(); d-- > 0;) {
+    g.strides_[d] = total;
+    auto next = CheckedMul(total, g.counts_[d]);
+    if (!next) return InvalidArgumentError("the chunk grid has more than 2^64 chunks");
+    total = *next;
+  }
+  g.num_chunks_ = total;
+  g.shape_ = std::move(shape);
+  g.chunks_ = std::move(chunks);
+  return g;
+}
+
+Result<ChunkGrid> ChunkGrid::FromZarray(std::string_view zarray_json) {
+  // Only the grid's fields are read, so a .zarray that ZarrArrayMeta::Parse rejects for another
+  // field (no zarr_format, an unknown order) still gives its keys as chunks.
+  KERCHUNK_ASSIGN_OR_RETURN(json::Value doc, json::Value::Parse(zarray_json));
+  if (!doc.is_object()) return InvalidArgumentError(".zarray: expected a JSON object");
+  KERCHUNK_ASSIGN_OR_RETURN(std::vector<uint64_t> shape, ReadDims(doc, "shape"));
+  KERCHUNK_ASSIGN_OR_RETURN(std::vector<uint64_t> chunks, ReadDims(doc, "chunks"));
+  char sep = '.';
+  if (const json::Value* s = doc.Find("dimension_separator"); s && s->is_string()) {
+    if (s->as_string().size() != 1) {
+      return InvalidArgumentError(".zarray: dimension_separator must be \".\" or \"/\"");
+    }
+    sep = s->as_string()[0];
+  }
+  return Make(std::move(shape), std::move(chunks), sep).Annotate(".zarray");
+}
+
+uint64_t ChunkGrid::Linear(std::span<const uint64_t> coords) const {
+  uint64_t linear = 0;
+  for (size_t d = 0; d < coords.size(); ++d) linear += coords[d] * strides_[d];
+  return linear;
+}
+
+void ChunkGrid::Coords(uint64_t linear, std::span<uint64_t> out) const {
+  for (size_t d = 0; d < rank(); ++d) {
+    out[d] = linear / strides_[d];
+    linear %= strides_[d];
+  }
+}
+
+void ChunkGrid::AppendKey(uint64_t linear, std::string& out) const {
+  if (rank() == 0) {
+    out += '0';
+    return;
+  }
+  char buf[24];
+  for (size_t d = 0; d < rank(); ++d) {
+    uint64_t c = linear / strides_[d];
+    linear %= strides_[d];
+    if (d) out += separator_;
+    auto [end, ec] = std::to_chars(buf, buf + sizeof buf, c);
+    out.append(buf, end);
+  }
+}
+
+std::string ChunkGrid::Key(uint64_t linear) const {
+  std::string s;
+  AppendKey(linear, s);
+  return s;
+}
+
+std::optional<uint64_t> ChunkGrid::ParseKey(std::string_view suffix) const {
+  if (rank() == 0) {
+    if (suffix == "0") return 0;
+    return std::nullopt;
+  }
+  uint64_t linear = 0;
+  const char* p = suffix.data();
+  const char* end = p + suffix.size();
+  for (size_t d = 0; d < rank(); ++d) {
+    if (d) {
+      if (p == end || *p != separator_) return std::nullopt;
+      ++p;
+    }
+    if (p == end || *p < '0' || *p > '9') return std::nullopt;
+    if (*p == '0' && p + 1 != end && p[1] >= '0' && p[1] <= '9') return std::nullopt;
+    uint64_t c;
+    auto [next, ec] = std::from_chars(p, end, c);
+    if (ec != std::errc()) return std::nullopt;
+    if (c >= counts_[d]) return std::nullopt;
+    linear += c * strides_[d];
+    p = next;
+  }
+  if (p != end) return std::nullopt;
+  return linear;
 }
 
 }  // namespace kerchunk

@@ -1,20 +1,19 @@
-// The verify run: load, check in order (each check builds on what the earlier ones learned),
-// write the reports.
 #include "kerchunk/verify/verify.h"
 
 #include <fmt/format.h>
 
 #include <cmath>
-#include <iostream>
 #include <optional>
 
+#include "kerchunk/json/kerchunk_json.h"
 #include "kerchunk/pack/packed_index.h"
 #include "kerchunk/util/file_io.h"
 #include "verify/against.h"
 #include "verify/checks.h"
-#include "verify/chunk_check.h"
-#include "verify/load.h"
+#include "verify/chunks.h"
 
+// The verify run: load, check in order (each check builds on what the earlier ones learned),
+// write the reports.
 namespace kerchunk::verify {
 namespace {
 
@@ -73,20 +72,6 @@ Status RefuseJunitOverDataFile(const std::string& junit, const UrlTable& urls,
   return OkStatus();
 }
 
-Status WriteOutputs(const Report& report, const VerifyOptions& options, std::ostream& out) {
-  if (options.format == ReportFormat::kJson) {
-    WriteJsonReport(report, options.max_report, out);
-  } else {
-    WriteTextReport(report, options.max_report, out);
-  }
-  if (options.junit == "-") {
-    out << JunitReport(report);
-  } else if (!options.junit.empty()) {
-    KERCHUNK_RETURN_IF_ERROR(WriteFileAtomically(options.junit, JunitReport(report)));
-  }
-  return OkStatus();
-}
-
 }  // namespace
 
 Status ValidateOptions(const VerifyOptions& options) {
@@ -114,7 +99,7 @@ Result<Report> VerifyReferences(const ReferenceSet& refs, const VerifyOptions& o
   document.Examined();
   report.Add(std::move(document));
 
-  const CheckContext context{options.threads, options.quiet};
+  const CheckContext context{options.threads, options.progress};
   const internal::Catalog catalog = internal::CheckMetadata(refs, report);
   internal::CheckXarray(refs, catalog, options.xarray, report);
   internal::CheckKeys(refs, catalog, report);
@@ -143,7 +128,7 @@ Result<Report> VerifyReferences(const ReferenceSet& refs, const VerifyOptions& o
   return report;
 }
 
-Result<Report> RunVerify(const VerifyOptions& options, std::ostream& out) {
+Result<Report> VerifyFile(const VerifyOptions& options) {
   KERCHUNK_RETURN_IF_ERROR(ValidateOptions(options));
   Result<internal::LoadedReferences> loaded = internal::LoadReferences(options.input);
   if (!loaded.ok() && internal::IsUnreadable(loaded.status())) return loaded.status();
@@ -169,8 +154,32 @@ Result<Report> RunVerify(const VerifyOptions& options, std::ostream& out) {
     document.Fail("", loaded.status().message());
     report->Add(std::move(document));
   }
-  KERCHUNK_RETURN_IF_ERROR(WriteOutputs(*report, options, out));
   return report;
 }
 
 }  // namespace kerchunk::verify
+
+namespace kerchunk::verify::internal {
+bool IsPackedFile(const std::string& path) { return pack::IsPackedFile(path); }
+
+bool IsUnreadable(const Status& status) {
+  return status.code() == StatusCode::kNotFound || status.code() == StatusCode::kIoError;
+}
+
+Result<LoadedReferences> LoadReferences(const std::string& path) {
+  LoadedReferences out;
+  if (!IsPackedFile(path)) {
+    KERCHUNK_ASSIGN_OR_RETURN(out.refs, ReadKerchunkFile(path));
+    out.format = "Kerchunk JSON";
+    return out;
+  }
+  Result<pack::PackedIndex> index = pack::PackedIndex::Open(path);
+  if (!index.ok()) return std::move(index).status().Annotate("packed file " + path);
+  Result<ReferenceSet> refs = index->UnpackAll();
+  if (!refs.ok()) return std::move(refs).status().Annotate("packed file " + path);
+  out.refs = *std::move(refs);
+  out.format = "packed, checksum " + index->checksum().ToString();
+  return out;
+}
+
+}  // namespace kerchunk::verify::internal

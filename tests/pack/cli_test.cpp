@@ -6,9 +6,9 @@
 #include <filesystem>
 #include <fstream>
 
+#include "kerchunk/bench/synthetic_refs.h"
 #include "kerchunk/json/json_value.h"
 #include "kerchunk/json/kerchunk_json.h"
-#include "kerchunk/refs/synthetic_refs.h"
 #include "kerchunk/util/file_io.h"
 #include "pack_testing.h"
 #include "support/refs_testing.h"

@@ -6,8 +6,8 @@
 #include <functional>
 #include <random>
 
+#include "kerchunk/bench/synthetic_refs.h"
 #include "kerchunk/json/json_value.h"
-#include "kerchunk/refs/synthetic_refs.h"
 #include "kerchunk/util/base64.h"
 #include "pack_testing.h"
 

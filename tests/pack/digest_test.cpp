@@ -7,8 +7,8 @@
 
 #include <random>
 
+#include "kerchunk/bench/synthetic_refs.h"
 #include "kerchunk/json/kerchunk_json.h"
-#include "kerchunk/refs/synthetic_refs.h"
 #include "support/refs_testing.h"
 
 namespace kerchunk {

@@ -4,8 +4,8 @@
 
 #include <random>
 
+#include "kerchunk/bench/synthetic_refs.h"
 #include "kerchunk/pack/selection.h"
-#include "kerchunk/refs/synthetic_refs.h"
 #include "pack_testing.h"
 #include "support/refs_testing.h"
 

@@ -6,8 +6,8 @@
 
 #include <random>
 
+#include "kerchunk/bench/synthetic_refs.h"
 #include "kerchunk/json/json_value.h"
-#include "kerchunk/refs/synthetic_refs.h"
 #include "pack_testing.h"
 #include "support/refs_testing.h"
 

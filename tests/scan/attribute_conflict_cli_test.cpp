@@ -26,21 +26,13 @@ using testing::IsOneLineError;
 using testing::RunKerchunk;
 using testing::ShellQuote;
 
-class AttributeConflictCliTest : public ::testing::Test {
+class AttributeConflictCliTest : public testing::CliTest {
  protected:
-  void SetUp() override { fs::create_directories(out()); }
   std::vector<std::string> Write(const testing::PackedSeriesSpec& spec) {
     auto paths = testing::WritePackedSeries(dir_.path(), spec);
     EXPECT_TRUE(paths.ok()) << paths.status().message();
     return paths.ok() ? *paths : std::vector<std::string>{};
   }
-  std::string Inputs(const std::vector<std::string>& paths) {
-    std::string args;
-    for (const auto& p : paths) args += " " + ShellQuote(p);
-    return args;
-  }
-  fs::path out() const { return dir_.path() / "out"; }
-  std::string Out(const std::string& name) const { return ShellQuote((out() / name).string()); }
   // The one-line error of a refused scan; empty (and a test failure) otherwise.
   std::string Refusal(const std::vector<std::string>& paths, const std::string& options = "",
                       const std::string& must_name = "variable \"t2m\"") {
@@ -49,8 +41,6 @@ class AttributeConflictCliTest : public ::testing::Test {
     EXPECT_THAT(FilesIn(out()), IsEmpty());
     return r.err;
   }
-
-  testing::TempDir dir_;
 };
 
 std::string Expected(const std::vector<std::string>& paths, size_t part, const std::string& what) {

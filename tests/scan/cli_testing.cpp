@@ -98,4 +98,10 @@ std::string FlippedCopy(const std::string& source, const std::filesystem::path& 
   return path;
 }
 
+std::string CliTest::Inputs(const std::vector<std::string>& paths) {
+  std::string args;
+  for (const auto& p : paths) args += " " + ShellQuote(p);
+  return args;
+}
+
 }  // namespace kerchunk::testing

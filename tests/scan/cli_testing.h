@@ -13,6 +13,20 @@
 
 namespace kerchunk::testing {
 
+/// The fixture of the tests that run `kerchunk` on generated files: a temporary folder, with an
+/// empty out() for what the program writes.
+class CliTest : public ::testing::Test {
+ protected:
+  void SetUp() override { std::filesystem::create_directories(out()); }
+  std::filesystem::path out() const { return dir_.path() / "out"; }
+  /// The shell-quoted path of `name` in out().
+  std::string Out(const std::string& name) const { return ShellQuote((out() / name).string()); }
+  /// The paths as shell-quoted arguments, each after a space.
+  static std::string Inputs(const std::vector<std::string>& paths);
+
+  TempDir dir_;
+};
+
 /// Runs `kerchunk <args>` (args already shell-quoted where needed) under `timeout`, so an endless
 /// loop fails the test (exit status 124) instead of hanging it.
 CommandResult RunKerchunk(const std::string& args, int timeout_seconds = 120);

@@ -24,10 +24,8 @@ using testing::IsOneLineError;
 using testing::RunKerchunk;
 using testing::ShellQuote;
 
-class NewDimensionCliTest : public ::testing::Test {
+class NewDimensionCliTest : public testing::CliTest {
  protected:
-  void SetUp() override { fs::create_directories(out()); }
-
   // Members 0..n-1 of an ensemble, `files` time slices each, every file named by its member.
   std::vector<std::string> Ensemble(int members, int files = 1, bool variant_label = true) {
     std::vector<std::string> all;
@@ -47,13 +45,6 @@ class NewDimensionCliTest : public ::testing::Test {
     EXPECT_TRUE(paths.ok()) << paths.status().message();
     return paths.ok() ? *paths : std::vector<std::string>{};
   }
-  static std::string Inputs(const std::vector<std::string>& paths) {
-    std::string args;
-    for (const auto& p : paths) args += " " + ShellQuote(p);
-    return args;
-  }
-  fs::path out() const { return dir_.path() / "out"; }
-  std::string Out(const std::string& name) const { return ShellQuote((out() / name).string()); }
 
   // The "refs" object of a written reference file.
   json::Value Refs(const std::string& name) const {
@@ -77,8 +68,6 @@ class NewDimensionCliTest : public ::testing::Test {
     if (!v || !v->is_array() || v->as_array().empty()) return "(no reference " + key + ")";
     return fs::path(v->as_array()[0].as_string()).filename().string();
   }
-
-  testing::TempDir dir_;
 };
 
 TEST_F(NewDimensionCliTest, EnsembleWithoutItsDimensionIsRefusedWithAHint) {

@@ -24,11 +24,11 @@ using testing::IsOneLineError;
 using testing::RunKerchunk;
 using testing::ShellQuote;
 
-class ScanCliTest : public ::testing::Test {
+class ScanCliTest : public testing::CliTest {
  protected:
   void SetUp() override {
+    CliTest::SetUp();
     fs::create_directories(data());
-    fs::create_directories(out());
     testing::SeriesSpec spec;
     spec.files = 4;
     spec.times = 3;
@@ -37,10 +37,7 @@ class ScanCliTest : public ::testing::Test {
     series_ = *paths;
   }
   fs::path data() const { return dir_.path() / "data"; }
-  fs::path out() const { return dir_.path() / "out"; }
-  std::string Out(const std::string& name) const { return ShellQuote((out() / name).string()); }
 
-  testing::TempDir dir_;
   std::vector<std::string> series_;
 };
 

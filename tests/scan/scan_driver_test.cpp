@@ -8,11 +8,11 @@
 #include <fstream>
 #include <sstream>
 
+#include "kerchunk/commands/combine_files.h"
+#include "kerchunk/commands/scan.h"
 #include "kerchunk/json/json_value.h"
 #include "kerchunk/json/kerchunk_json.h"
 #include "kerchunk/refs/zarr_metadata.h"
-#include "kerchunk/scan/combine_files.h"
-#include "kerchunk/scan/scan.h"
 #include "kerchunk/util/file_io.h"
 #include "support/refs_testing.h"
 #include "support/scan_fixtures.h"
@@ -144,7 +144,7 @@ TEST_F(ScanDriverTest, ShardPartsCombineToTheFullScan) {
   spec.files = 7;
   spec.times = 2;
   Series(spec);
-  CombineWriteOptions combine{.concat_dim = "time", .identical_dims = {"lat", "lon", "crs"}};
+  CombineOptions combine{.concat_dim = "time", .identical_dims = {"lat", "lon", "crs"}};
   ASSERT_TRUE(Scan({.inputs = {data().string()}, .combine = combine}, "full.json").ok());
   ReferenceSet full = Read("full.json");
   for (size_t n : {1, 2, 3, 7, 9}) {
@@ -209,7 +209,7 @@ TEST_F(ScanDriverTest, UrlPrefixRewriteAndTemplatesNameTheFiles) {
   Series(spec);
   auto summary = Scan({.inputs = {data().string()},
                        .rewrites = {{data().string(), "s3://bucket/series"}},
-                       .combine = {.templates = true}});
+                       .write = {.templates = true}});
   ASSERT_TRUE(summary.ok()) << summary.status().message();
   ReferenceSet refs = Read();
   std::vector<std::string> urls;

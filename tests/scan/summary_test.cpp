@@ -1,5 +1,5 @@
 // Counting what a reference set holds, and the text and JSON summaries.
-#include "kerchunk/scan/summary.h"
+#include "kerchunk/commands/summary.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>

@@ -14,8 +14,8 @@
 #include <map>
 #include <thread>
 
+#include "kerchunk/bench/synthetic_refs.h"
 #include "kerchunk/json/kerchunk_json.h"
-#include "kerchunk/refs/synthetic_refs.h"
 #include "kerchunk/verify/verify.h"
 #include "support/test_env.h"
 

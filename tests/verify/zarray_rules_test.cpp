@@ -1,8 +1,8 @@
 // The .zarray rules on their own: numpy dtypes, zarr fill values, numcodecs configurations.
-#include "verify/zarray_rules.h"
-
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+
+#include "verify/metadata.h"
 
 namespace kerchunk::verify::internal {
 namespace {

@@ -7,7 +7,7 @@
 // packer chooses, per group, the chunk order (chunk-major, variable-major or per file) and the
 // length predictor that give the smallest file. Inline chunk values are stored as bytes, each
 // distinct value once, in zstd-compressed blocks per array. Metadata and everything else are
-// kept in an embedded Kerchunk document. PackFile writes the JSON text in a zstd container
+// kept in an embedded Kerchunk document. `kerchunk pack` writes the JSON text in a zstd container
 // followed by the raw bytes of the binary fields (packed_container.h) unless asked for the
 // readable form.
 #pragma once
@@ -60,8 +60,9 @@ struct PackSummary {
   ReferenceDigest checksum;     ///< of the whole reference set
   uint64_t verbatim_bytes = 0;  ///< the embedded Kerchunk document of the verbatim keys
   uint64_t inline_bytes = 0;    ///< the "inline" section
-  /// Set by PackFile for the compact form: bytes of the JSON text and binary fields the
-  /// container compresses (the byte counts above are shares of them); 0 for --readable.
+  /// Set by PackFile (kerchunk/commands/pack.h) for the compact form: bytes of the JSON text
+  /// and binary fields the container compresses (the byte counts above are shares of them); 0
+  /// for --readable.
   uint64_t text_bytes = 0;
   uint64_t input_bytes = 0;  ///< set by PackFile: size of the input file
   uint64_t output_bytes = 0;
@@ -86,16 +87,5 @@ Result<PackedText> Pack(const ReferenceSet& refs, const PackOptions& options = {
 std::string CompactPackedFile(const PackedText& packed);
 /// The same for JSON text alone (base64 fields): the text-only container.
 std::string CompactPackedFile(std::string_view packed_json);
-
-/// Reads any Kerchunk JSON file (see ReadKerchunkFile; "-": standard input), packs it, and
-/// writes `output` atomically ("-": standard output): the compact container, or with
-/// `readable` the JSON text. Nothing is written on error.
-Result<PackSummary> PackFile(const std::string& input, const std::string& output,
-                             const PackOptions& options = {});
-
-/// Writes the summary for people: sizes in and out, the ratio, bytes per chunk reference and
-/// where the bytes went (generators, verbatim keys, URLs); with `verbose`, also per generator
-/// its variables, grid, order, length predictor and how regular its lengths are.
-void WritePackSummary(const PackSummary& summary, std::ostream& out, bool verbose = false);
 
 }  // namespace kerchunk::pack

@@ -1,37 +1,23 @@
-// A progress bar on stderr for long work, drawn only when stderr is a terminal and not quiet.
+// How long library work reports its progress. The library draws nothing itself: the commands
+// pass a progress bar on the terminal (apps/commands), other callers what they like, or nothing.
 #pragma once
 
-#include <atomic>
-#include <chrono>
 #include <cstdint>
-#include <mutex>
-#include <string>
+#include <string_view>
 
 namespace kerchunk {
 
-/// Thread-safe: workers call Advance(); redraws are rate-limited to ~10 per second.
-class ProgressBar {
+/// Receives the progress of one long step. Advance is called from worker threads, so
+/// implementations must be thread-safe.
+class Progress {
  public:
-  /// `label` e.g. "scan"; `total` units of work (files, references). Disabled when `quiet` or
-  /// when stderr is not a terminal.
-  ProgressBar(std::string label, uint64_t total, bool quiet);
-  ~ProgressBar();  // clears the line
-
-  void Advance(uint64_t n = 1);
-  bool enabled() const { return enabled_; }
-
- private:
-  void Draw(uint64_t done);
-  std::string label_;
-  uint64_t total_;
-  bool enabled_;
-  std::atomic<uint64_t> done_{0};
-  std::mutex mutex_;
-  std::chrono::steady_clock::time_point start_;
-  std::chrono::steady_clock::time_point last_draw_;
+  virtual ~Progress() = default;
+  /// A step named `label` (e.g. "verify --deep") of `total` units (chunks, files) begins.
+  virtual void Start(std::string_view label, uint64_t total) = 0;
+  /// `n` more units are done.
+  virtual void Advance(uint64_t n = 1) = 0;
+  /// The step is over.
+  virtual void Finish() = 0;
 };
-
-/// True when stderr is a terminal.
-bool StderrIsTerminal();
 
 }  // namespace kerchunk

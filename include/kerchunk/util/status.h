@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include <cassert>
+#include <concepts>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -42,6 +43,37 @@ class [[nodiscard]] Status {
   /// "dataset /tas: <message>". A no-op on success, so it can be applied unconditionally.
   Status& Annotate(std::string_view context) &;
   Status&& Annotate(std::string_view context) &&;
+  /// The same with the context formatted by fmt, only when there is an error, so that success
+  /// paths format nothing: Annotate("array \"{}\"", path). (The arguments themselves are
+  /// evaluated as usual: pass what already exists, or use the form below.)
+  template <typename Arg, typename... Args>
+  Status& Annotate(fmt::format_string<Arg, Args...> format, Arg&& arg, Args&&... args) & {
+    if (!ok()) {
+      Annotate(std::string_view(
+          fmt::format(format, std::forward<Arg>(arg), std::forward<Args>(args)...)));
+    }
+    return *this;
+  }
+  template <typename Arg, typename... Args>
+  Status&& Annotate(fmt::format_string<Arg, Args...> format, Arg&& arg, Args&&... args) && {
+    if (!ok()) {
+      Annotate(std::string_view(
+          fmt::format(format, std::forward<Arg>(arg), std::forward<Args>(args)...)));
+    }
+    return std::move(*this);
+  }
+  /// The same with the context computed by `context()` (returning a string), called only when
+  /// there is an error: for a context that costs something to build, such as a chunk key.
+  template <std::invocable F>
+  Status& Annotate(F&& context) & {
+    if (!ok()) Annotate(std::string_view(std::forward<F>(context)()));
+    return *this;
+  }
+  template <std::invocable F>
+  Status&& Annotate(F&& context) && {
+    if (!ok()) Annotate(std::string_view(std::forward<F>(context)()));
+    return std::move(*this);
+  }
 
   /// "data loss: file.h5: ..." for logs; commands print message() alone.
   std::string ToString() const;
@@ -101,13 +133,41 @@ class [[nodiscard]] Result {
   T* operator->() { return &value(); }
   const T* operator->() const { return &value(); }
 
-  /// Adds context to the held error; no-op on success.
+  /// Adds context to the held error; no-op on success. The same three forms as
+  /// Status::Annotate: a string, a format string and its arguments (formatted only on error),
+  /// or a callable returning the context (called only on error).
   Result& Annotate(std::string_view context) & {
     if (!ok()) std::get<1>(state_).Annotate(context);
     return *this;
   }
   Result&& Annotate(std::string_view context) && {
     if (!ok()) std::get<1>(state_).Annotate(context);
+    return std::move(*this);
+  }
+  template <typename Arg, typename... Args>
+  Result& Annotate(fmt::format_string<Arg, Args...> format, Arg&& arg, Args&&... args) & {
+    if (!ok()) {
+      Annotate(std::string_view(
+          fmt::format(format, std::forward<Arg>(arg), std::forward<Args>(args)...)));
+    }
+    return *this;
+  }
+  template <typename Arg, typename... Args>
+  Result&& Annotate(fmt::format_string<Arg, Args...> format, Arg&& arg, Args&&... args) && {
+    if (!ok()) {
+      Annotate(std::string_view(
+          fmt::format(format, std::forward<Arg>(arg), std::forward<Args>(args)...)));
+    }
+    return std::move(*this);
+  }
+  template <std::invocable F>
+  Result& Annotate(F&& context) & {
+    if (!ok()) std::get<1>(state_).Annotate(std::forward<F>(context));
+    return *this;
+  }
+  template <std::invocable F>
+  Result&& Annotate(F&& context) && {
+    if (!ok()) std::get<1>(state_).Annotate(std::forward<F>(context));
     return std::move(*this);
   }
 

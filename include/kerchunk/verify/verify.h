@@ -13,6 +13,7 @@
 #include "kerchunk/refs/reference_set.h"
 #include "kerchunk/refs/source_record.h"
 #include "kerchunk/scan/url_mapping.h"
+#include "kerchunk/util/progress.h"
 #include "kerchunk/util/status.h"
 #include "kerchunk/verify/report.h"
 
@@ -53,7 +54,9 @@ struct VerifyOptions {
   /// Also write a JUnit XML report to this file ("" for none; "-" for standard output).
   std::string junit;
   unsigned threads = 0;  ///< 0: hardware threads
-  bool quiet = false;    ///< no progress bar
+  /// Told about the chunks --deep and --source read; none when null.
+  Progress* progress = nullptr;
+  bool quiet = false;  ///< for the command (RunVerify): no progress bar
 };
 
 /// Checks that `options` are usable together (sample range, --deep with --no-files, ...).
@@ -70,13 +73,12 @@ Result<Report> VerifyReferences(const ReferenceSet& refs, const VerifyOptions& o
                                 std::string input_format = "Kerchunk JSON",
                                 const std::vector<SourceFileRecord>* sources = nullptr);
 
-/// The whole command: loads options.input, runs VerifyReferences, writes the report to `out`
-/// (text or JSON) and the JUnit file. A Kerchunk JSON input's "kerchunk_sources" record is
-/// checked with the files. Returns the report (passed() decides between exit status
-/// 0 and 1) or an error when verify could not run (exit status 2): usage errors, an input or
-/// --against file that does not exist or cannot be read. An input that is read but is not
-/// valid Kerchunk (or a packed file that does not expand to its checksum) is a failed
-/// "document" check, not an error.
-Result<Report> RunVerify(const VerifyOptions& options, std::ostream& out);
+/// Loads options.input (plain or packed) and runs VerifyReferences on it. A Kerchunk JSON
+/// input's "kerchunk_sources" record is checked with the files. Returns the report (passed()
+/// decides between exit status 0 and 1) or an error when verify could not run (exit status 2):
+/// usage errors, an input or --against file that does not exist or cannot be read. An input
+/// that is read but is not valid Kerchunk (or a packed file that does not expand to its
+/// checksum) is a failed "document" check, not an error. Writes nothing.
+Result<Report> VerifyFile(const VerifyOptions& options);
 
 }  // namespace kerchunk::verify

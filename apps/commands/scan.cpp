@@ -1,0 +1,248 @@
+// The `kerchunk scan` driver: inputs -> per-file references (in parallel) -> one reference set.
+#include "kerchunk/commands/scan.h"
+
+#include <atomic>
+#include <chrono>
+#include <sstream>
+#include <unordered_map>
+
+#include "kerchunk/commands/progress_bar.h"
+#include "kerchunk/refs/source_checksum.h"
+#include "kerchunk/util/file_io.h"
+#include "kerchunk/util/parallel.h"
+#include "run_output.h"
+#include "scan/range_check.h"
+
+namespace kerchunk {
+namespace {
+
+using internal::NameFile;
+using internal::Warn;
+
+struct NamedFile {
+  std::string path;  // absolute local path
+  std::string url;   // what the references say
+};
+
+Status CheckOptions(const ScanOptions& options) {
+  if (options.shard && options.combine.concat_dim.empty()) {
+    return InvalidArgumentError(
+        "--shard needs --concat-dim: every shard and the final `kerchunk combine` must "
+        "concatenate along the same dimension, which a shard cannot infer from the others");
+  }
+  if (options.shard && !options.combine.outer_dims.empty()) {
+    return UnsupportedError(
+        "--shard with several --concat-dim: a shard may hold part of one member's files, and "
+        "combine cannot merge such parts yet; shard with one --concat-dim");
+  }
+  return OkStatus();
+}
+
+Result<std::vector<std::string>> ListFiles(const ScanOptions& options,
+                                           const CommandStreams& streams) {
+  std::vector<std::string> inputs = options.inputs;
+  if (!options.files_from.empty()) {
+    std::vector<std::string> listed;
+    if (options.files_from == "-") {
+      listed = ReadFileList(streams.in);
+    } else {
+      KERCHUNK_ASSIGN_OR_RETURN(std::string text, ReadFileToString(options.files_from));
+      std::istringstream in(text);
+      listed = ReadFileList(in);
+    }
+    inputs.insert(inputs.end(), listed.begin(), listed.end());
+  }
+  if (inputs.empty()) {
+    return InvalidArgumentError("no input: name files, folders or patterns, or --files-from LIST");
+  }
+  KERCHUNK_ASSIGN_OR_RETURN(std::vector<std::string> files, ExpandInputs(inputs));
+  if (files.empty()) {
+    return InvalidArgumentError("no HDF5, NetCDF-4 or NetCDF-3 file found in the inputs");
+  }
+  return files;
+}
+
+Result<std::vector<NamedFile>> NameFiles(const std::vector<std::string>& files,
+                                         const ScanOptions& options) {
+  KERCHUNK_ASSIGN_OR_RETURN(PathToUrl to_url,
+                            PathToUrl::Make(options.url_prefix, options.rewrites));
+  std::vector<NamedFile> named;
+  std::unordered_map<std::string, const std::string*> seen;  // url -> path
+  for (const std::string& path : files) {
+    KERCHUNK_ASSIGN_OR_RETURN(std::string url, to_url.UrlFor(path));
+    named.push_back({path, url});
+  }
+  for (const NamedFile& file : named) {
+    auto [it, inserted] = seen.emplace(file.url, &file.path);
+    if (!inserted) {
+      return InvalidArgumentError("{} and {} would both be referred to as {}", *it->second,
+                                  file.path, file.url);
+    }
+  }
+  return named;
+}
+
+thread_local const char* file_being_scanned = nullptr;
+
+// Names the file this thread translates while it lives (see FileBeingScanned()).
+class ScanningFile {
+ public:
+  explicit ScanningFile(const std::string& path) { file_being_scanned = path.c_str(); }
+  ~ScanningFile() { file_being_scanned = nullptr; }
+  ScanningFile(const ScanningFile&) = delete;
+  ScanningFile& operator=(const ScanningFile&) = delete;
+};
+
+// Translates one file and checks that every byte range it references lies inside the file,
+// whatever the translator's own checks, so that no damaged index yields a reference past the
+// end.
+Result<FileScanResult> ScanOneFile(const NamedFile& file, const FileScanOptions& options) {
+  ScanningFile scope(file.path);
+  KERCHUNK_ASSIGN_OR_RETURN(uint64_t size, FileSize(file.path));
+  KERCHUNK_ASSIGN_OR_RETURN(FileScanResult result, ScanFile(file.path, file.url, options));
+  KERCHUNK_RETURN_IF_ERROR(
+      NameFile(internal::CheckRangesInside(result.refs, file.url, size), file.path));
+  return result;
+}
+
+using ScanSlot = std::optional<Result<FileScanResult>>;
+
+// Scans every file on up to options.threads threads. With OnError::kFail the first failure
+// stops the files not yet started (their slots stay empty).
+std::vector<ScanSlot> ScanFiles(const std::vector<NamedFile>& files, const ScanOptions& options) {
+  std::vector<ScanSlot> slots(files.size());
+  std::atomic<bool> failed{false};
+  ProgressBar progress("scan", files.size(), options.quiet);
+  ParallelFor(files.size(), options.threads, [&](size_t i) {
+    if (options.on_error == OnError::kFail && failed.load()) return;
+    slots[i].emplace(ScanOneFile(files[i], options.file_options));
+    if (!slots[i]->ok()) failed.store(true);
+    progress.Advance();
+  });
+  return slots;
+}
+
+// The references of the files that were read, in list order, plus what to report.
+struct Collected {
+  std::vector<ReferenceSet> parts;
+  std::string first_unlimited_dim;
+};
+
+Result<Collected> CollectResults(std::vector<ScanSlot> slots, const std::vector<NamedFile>& files,
+                                 const ScanOptions& options, const CommandStreams& streams,
+                                 RunSummary& summary) {
+  Collected collected;
+  internal::GroupedWarnings warnings;
+  for (size_t i = 0; i < slots.size(); ++i) {
+    if (!slots[i]) continue;  // not started after another file failed
+    Result<FileScanResult>& result = *slots[i];
+    if (!result.ok()) {
+      Status error = NameFile(result.status(), files[i].path);
+      if (options.on_error == OnError::kFail) return error;
+      Warn(streams, "scan", options.quiet, "skipped " + error.message());
+      summary.skipped.push_back({files[i].path, error.message()});
+      continue;
+    }
+    ++summary.read;
+    for (const std::string& warning : result->warnings) warnings.Add(files[i].path, warning);
+    if (collected.parts.empty() && !result->unlimited_dims.empty()) {
+      collected.first_unlimited_dim = result->unlimited_dims.front();
+    }
+    collected.parts.push_back(std::move(result->refs));
+  }
+  for (std::string& line : warnings.Lines()) {
+    Warn(streams, "scan", options.quiet, line);
+    summary.warnings.push_back(std::move(line));
+  }
+  if (collected.parts.empty() && !files.empty()) {
+    return InvalidArgumentError("none of the {} files could be read; the first error was: {}",
+                                files.size(), summary.skipped.front().error);
+  }
+  return collected;
+}
+
+UrlToPath UrlMapOf(const std::vector<NamedFile>& files) {
+  auto paths = std::make_shared<std::unordered_map<std::string, std::string>>();
+  for (const NamedFile& file : files) paths->emplace(file.url, file.path);
+  return [paths](std::string_view url) -> Result<std::string> {
+    auto it = paths->find(std::string(url));
+    if (it == paths->end()) return NotFoundError("{}: not one of the scanned files", url);
+    return it->second;
+  };
+}
+
+// One file of a whole list stays as it is; several are concatenated. A shard of a longer list is
+// combined even when it holds one file, so that all parts have the same form.
+Result<ReferenceSet> Assemble(Collected collected, const std::vector<NamedFile>& files,
+                              size_t total_files, const ScanOptions& options,
+                              const CommandStreams& streams, RunSummary& summary) {
+  if (collected.parts.empty()) return ReferenceSet();  // an empty shard
+  bool combine = options.shard ? total_files > 1 : collected.parts.size() > 1;
+  if (!combine) return std::move(collected.parts.front());
+  CombineOptions combine_options = options.combine;
+  if (combine_options.concat_dim.empty()) {
+    combine_options.concat_dim =
+        collected.first_unlimited_dim.empty() ? "time" : collected.first_unlimited_dim;
+  }
+  combine_options.url_to_path = UrlMapOf(files);
+  combine_options.threads = options.threads;
+  summary.concat_dim = internal::ConcatDimsText(combine_options);
+  std::vector<std::string> warnings;
+  KERCHUNK_ASSIGN_OR_RETURN(
+      ReferenceSet combined,
+      CombineReferenceSets(std::move(collected.parts), combine_options, &warnings));
+  for (std::string& warning : warnings) {
+    Warn(streams, "scan", options.quiet, warning);
+    summary.warnings.push_back(std::move(warning));
+  }
+  return combined;
+}
+
+}  // namespace
+
+const char* FileBeingScanned() { return file_being_scanned; }
+
+Result<RunSummary> RunScan(const ScanOptions& options, const CommandStreams& streams) {
+  auto start = std::chrono::steady_clock::now();
+  KERCHUNK_RETURN_IF_ERROR(CheckOptions(options));
+  KERCHUNK_RETURN_IF_ERROR(internal::CheckOutputPath(options.output));
+  KERCHUNK_ASSIGN_OR_RETURN(std::vector<std::string> all_files, ListFiles(options, streams));
+  std::vector<std::string> files =
+      options.shard ? ShardSlice(all_files, *options.shard) : all_files;
+  RunSummary summary;
+  summary.command = "scan";
+  summary.output = options.output;
+  summary.inputs = files.size();
+  if (files.empty()) {
+    Warn(streams, "scan", options.quiet,
+         fmt::format("shard {}/{} holds none of the {} files; writing an empty part",
+                     options.shard->index, options.shard->count, all_files.size()));
+  }
+  KERCHUNK_ASSIGN_OR_RETURN(std::vector<NamedFile> named, NameFiles(files, options));
+  std::vector<ScanSlot> slots = ScanFiles(named, options);
+  KERCHUNK_ASSIGN_OR_RETURN(Collected collected,
+                            CollectResults(std::move(slots), named, options, streams, summary));
+  KERCHUNK_ASSIGN_OR_RETURN(
+      ReferenceSet refs,
+      Assemble(std::move(collected), named, all_files.size(), options, streams, summary));
+  // What verify --files compares with later. A file that cannot be stat'ed now was skipped
+  // (--on-error skip) and has no references.
+  std::vector<SourceFileRecord> sources;
+  for (const NamedFile& file : named) {
+    Result<SourceFileRecord> record = RecordSourceFile(file.url, file.path);
+    if (record.ok()) sources.push_back(*std::move(record));
+  }
+  sources = internal::SourcesOf(refs, sources);
+  if (options.checksum) {
+    std::unordered_map<std::string, std::string> path_of;
+    for (const NamedFile& file : named) path_of.emplace(file.url, file.path);
+    KERCHUNK_RETURN_IF_ERROR(AddChecksums(
+        refs, [&](const std::string& url) { return path_of.at(url); }, options.threads, sources));
+  }
+  KERCHUNK_RETURN_IF_ERROR(internal::FinishRun(refs, options.output, options.write, options.packed,
+                                               start, options.summary_format, options.quiet,
+                                               streams, summary, sources));
+  return summary;
+}
+
+}  // namespace kerchunk
