@@ -91,15 +91,19 @@ Result<std::vector<HeaderMessage>> ReadDenseAttributeMessages(const File& file,
           return DataLossError("attribute name index record at address {}: {} bytes", at,
                                record.size());
         }
+        const auto message_flags = static_cast<uint8_t>(record[8]);
+        if (message_flags & kMessageFlagShared) {
+          // A shared attribute: the ID is one of the SOHM heap, not of this object's heap.
+          KERCHUNK_ASSIGN_OR_RETURN(
+              HeaderMessage m, ReadSharedHeapMessage(file, kAttributeMessage, record.first(8)));
+          out.push_back(m);
+          return OkStatus();
+        }
         KERCHUNK_ASSIGN_OR_RETURN(std::span<const std::byte> data, heap.Object(record.first(8)));
         HeaderMessage m;
         m.type = kAttributeMessage;
-        m.flags = static_cast<uint8_t>(record[8]);
         m.data = data;
         m.file_offset = static_cast<uint64_t>(data.data() - begin);
-        if (m.flags & kMessageFlagShared) {
-          KERCHUNK_ASSIGN_OR_RETURN(m, ResolveSharedMessage(file, kAttributeMessage, m));
-        }
         out.push_back(m);
         return OkStatus();
       }));

@@ -51,7 +51,10 @@ Result<uint64_t> SohmHeapAddress(const File& file, uint16_t type) {
       t.address() - t.position(), type);
 }
 
-Result<HeaderMessage> FromHeap(const File& file, uint16_t type, std::span<const std::byte> id) {
+}  // namespace
+
+Result<HeaderMessage> ReadSharedHeapMessage(const File& file, uint16_t type,
+                                            std::span<const std::byte> id) {
   KERCHUNK_ASSIGN_OR_RETURN(uint64_t heap_address, SohmHeapAddress(file, type));
   KERCHUNK_ASSIGN_OR_RETURN(FractalHeap heap, FractalHeap::Open(file, heap_address));
   KERCHUNK_ASSIGN_OR_RETURN(std::span<const std::byte> data, heap.Object(id));
@@ -63,6 +66,8 @@ Result<HeaderMessage> FromHeap(const File& file, uint16_t type, std::span<const 
   m.file_offset = inside ? static_cast<uint64_t>(data.data() - begin) : 0;
   return m;
 }
+
+namespace {
 
 Result<HeaderMessage> Resolve(const File& file, uint16_t type, const HeaderMessage& pointer,
                               int depth) {
@@ -76,7 +81,7 @@ Result<HeaderMessage> Resolve(const File& file, uint16_t type, const HeaderMessa
   HeaderMessage target;
   if (version == 3 && kind == 1) {
     KERCHUNK_ASSIGN_OR_RETURN(auto id, r.Bytes(8, "heap ID"));
-    KERCHUNK_ASSIGN_OR_RETURN(target, FromHeap(file, type, id));
+    KERCHUNK_ASSIGN_OR_RETURN(target, ReadSharedHeapMessage(file, type, id));
   } else if (version >= 1 && version <= 3) {
     // Version 1 stores a whole symbol table entry: skip the reserved bytes and the entry's
     // link name offset.

@@ -7,7 +7,9 @@
 // https://docs.hdfgroup.org/hdf5/develop/_f_m_t3.html#subsec_fmt3_infra_sohm
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <span>
 
 #include "kerchunk/hdf5/file.h"
 #include "kerchunk/hdf5/object_header.h"
@@ -20,5 +22,10 @@ namespace kerchunk::hdf5 {
 /// malformed pointers or tables; NotFound when the target has no such message.
 Result<HeaderMessage> ResolveSharedMessage(const File& file, uint16_t type,
                                            const HeaderMessage& pointer);
+
+/// The message of type `type` stored in the SOHM heap under the 8-byte heap ID `id` (how dense
+/// attribute storage refers to a shared attribute).
+Result<HeaderMessage> ReadSharedHeapMessage(const File& file, uint16_t type,
+                                            std::span<const std::byte> id);
 
 }  // namespace kerchunk::hdf5
