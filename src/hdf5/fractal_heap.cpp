@@ -203,10 +203,10 @@ Result<std::span<const std::byte>> FractalHeap::InDirectBlock(uint64_t address, 
       4 + 1 + file_->offset_size() + offset_bytes_ + (checksummed_direct_blocks_ ? 4 : 0);
   const uint64_t within = offset - block_offset;
   if (within < header || within > block_size || length > block_size - within) {
-    return r.Error(
-        fmt::format("object at heap offset {} with {} bytes is outside the block's "
-                    "{} bytes (block offset {})",
-                    offset, length, block_size, block_offset));
+    return DataLossError(
+        "fractal heap direct block at address {}: object at heap offset {} with {} bytes is "
+        "outside the block's {} bytes (block offset {})",
+        r.address() - r.position(), offset, length, block_size, block_offset);
   }
   KERCHUNK_RETURN_IF_ERROR(r.Seek(within));
   return r.Bytes(length, "object");

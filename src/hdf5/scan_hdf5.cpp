@@ -183,6 +183,9 @@ Result<FileScanResult> ScanHdf5File(const std::string& path, const std::string& 
   }
   KERCHUNK_ASSIGN_OR_RETURN(FileScanResult fallback,
                             ScanWithLibrary(path, url, options, mapped, *native));
+  fallback.warnings.insert(
+      fallback.warnings.begin(),
+      fmt::format("read with libhdf5: the native HDF5 reader cannot translate it: {}", reason));
   fallback.hdf5_fallback = std::move(reason);
   return fallback;
 }

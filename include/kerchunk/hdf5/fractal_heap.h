@@ -19,7 +19,8 @@ namespace kerchunk::hdf5 {
 
 class FractalHeap {
  public:
-  /// Reads and checks the header at `address`. Unsupported for a heap with I/O filters.
+  /// Reads and checks the header at `address`. Unsupported for a heap with I/O filters. The heap
+  /// refers to `file`, which must outlive it.
   static Result<FractalHeap> Open(const File& file, uint64_t address);
 
   /// The bytes of the object with heap ID `id` (heap_id_length() bytes). DataLoss for an ID or
