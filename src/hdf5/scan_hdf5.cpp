@@ -163,6 +163,20 @@ Result<std::optional<FileScanResult>> ScanNatively(const std::string& path, cons
 
 }  // namespace
 
+Result<FileScanResult> ScanHdf5Image(std::span<const std::byte> image, const std::string& name,
+                                     const std::string& url, const FileScanOptions& options) {
+  auto native = hdf5::File::Open(image);
+  if (!native.ok()) {
+    return DataLossError("{}: not an HDF5 file: {}", name, native.status().message());
+  }
+  std::string reason;
+  KERCHUNK_ASSIGN_OR_RETURN(std::optional<FileScanResult> result,
+                            ScanNatively(name, url, options, *native, reason));
+  if (result) return std::move(*result);
+  return UnsupportedError("{}: the native HDF5 reader cannot translate this file: {}", name,
+                          reason);
+}
+
 Result<FileScanResult> ScanHdf5File(const std::string& path, const std::string& url,
                                     const FileScanOptions& options) {
   KERCHUNK_ASSIGN_OR_RETURN(MappedFile mapped, MappedFile::Open(path));

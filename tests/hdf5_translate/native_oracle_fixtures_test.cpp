@@ -7,10 +7,14 @@
 #include <gtest/gtest.h>
 #include <hdf5.h>
 
+#include <cstdlib>
 #include <filesystem>
+#include <fstream>
+#include <random>
 #include <string>
 #include <vector>
 
+#include "kerchunk/util/file_io.h"
 #include "native_oracle_check.h"
 #include "support/hdf5_fixtures.h"
 #include "support/hdf5_translate_fixtures.h"
@@ -53,7 +57,7 @@ void WriteIntAttribute(hid_t object, const std::string& name, int value) {
 // A file in the latest format (or the earliest, or with a SOHM table) using every group and
 // attribute storage the native reader implements.
 std::string WriteStorageFixture(const std::filesystem::path& dir, const std::string& name,
-                                bool latest, bool sohm) {
+                                bool latest, bool sohm, size_t big_attribute = 200000) {
   const std::string path = (dir / name).string();
   hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
   if (latest) H5Pset_libver_bounds(fapl, H5F_LIBVER_LATEST, H5F_LIBVER_LATEST);
@@ -68,7 +72,7 @@ std::string WriteStorageFixture(const std::filesystem::path& dir, const std::str
   // Dense attributes (more than 8 in the latest format), one of them larger than the heap's
   // largest managed object (a huge object).
   for (int i = 0; i < 20; ++i) WriteIntAttribute(root, "attr_" + std::to_string(i), i * 7 - 40);
-  WriteStringAttribute(root, "big", std::string(200000, 'x'));
+  WriteStringAttribute(root, "big", std::string(big_attribute, 'x'));
   WriteStringAttribute(root, "title", "storage fixture");
   // A group of many links (dense links), tracked and indexed by creation order, names out of
   // order.
@@ -209,6 +213,72 @@ TEST(NativeOracleFixtures, SymbolTableGroupsEarliestFormat) {
 TEST(NativeOracleFixtures, SharedObjectHeaderMessages) {
   TempDir dir;
   ExpectAllPoliciesMatch(WriteStorageFixture(dir.path(), "sohm.h5", true, true));
+}
+
+// Bytes flipped at random and the file cut at random lengths: the native scan of every variant
+// translates or fails with a one-line error naming the file, never crashes (the sanitizer
+// build of this test catches out-of-bounds reads).
+TEST(NativeScanBadInput, RandomByteFlipsAndCutsFailCleanly) {
+  TempDir dir;
+  const std::string path = WriteStorageFixture(dir.path(), "flip.h5", true, true, 70000);
+  auto bytes = ReadFileToString(path);
+  ASSERT_TRUE(bytes.ok());
+  std::mt19937_64 random(17);
+  FileScanOptions options;
+  options.on_unsupported = OnUnsupported::kSkip;
+  options.inline_threshold = 64;
+  int translated = 0, failed = 0;
+  for (int round = 0; round < 400; ++round) {
+    std::string image = *bytes;
+    if (round % 4 == 3) {
+      image.resize(random() % image.size());
+    } else {
+      for (int k = 0; k < 1 + round % 3; ++k) {
+        image[random() % image.size()] ^= static_cast<char>(1 + random() % 255);
+      }
+    }
+    auto result = ScanHdf5Image(std::as_bytes(std::span(image)), "flip.h5", "flip.h5", options);
+    if (result.ok()) {
+      ++translated;
+      continue;
+    }
+    ++failed;
+    EXPECT_EQ(result.status().message().rfind("flip.h5: ", 0), 0u) << result.status().ToString();
+    EXPECT_EQ(result.status().message().find('\n'), std::string::npos);
+  }
+  // Both outcomes occur: flips in data leave the file readable, flips in metadata do not.
+  EXPECT_GT(translated, 0);
+  EXPECT_GT(failed, 0);
+}
+
+// Writes the seeds of the hdf5_scan fuzz target (tests/fuzz/corpus/hdf5_scan):
+//   KERCHUNK_FUZZ_SEED_DIR=tests/fuzz/corpus/hdf5_scan
+//     build/tests/hdf5_translate/hdf5_native_oracle_fixtures_test
+//     --gtest_also_run_disabled_tests --gtest_filter='*WriteSeeds'
+TEST(NativeOracleFixtures, DISABLED_WriteSeeds) {
+  const char* out = std::getenv("KERCHUNK_FUZZ_SEED_DIR");
+  ASSERT_NE(out, nullptr);
+  TempDir dir;
+  std::vector<std::string> paths = {
+      WriteStorageFixture(dir.path(), "seed_latest.h5", true, false, 6000),
+      WriteStorageFixture(dir.path(), "seed_earliest.h5", false, false, 2000),
+      WriteStorageFixture(dir.path(), "seed_sohm.h5", true, true, 2000)};
+  auto translation = WriteTranslationFixture(dir.path());
+  ASSERT_TRUE(translation.ok());
+  paths.push_back(*translation);
+  for (const char* type : {"btree1", "single", "implicit", "farray", "earray", "btree2"}) {
+    const auto sub = dir.path() / type;
+    std::filesystem::create_directories(sub);
+    auto index = WriteSmallIndexFixture(sub, type);
+    ASSERT_TRUE(index.ok()) << index.status().ToString();
+    const auto renamed = dir.path() / (std::string("seed_index_") + type + ".h5");
+    std::filesystem::rename(*index, renamed);
+    paths.push_back(renamed.string());
+  }
+  for (const std::string& p : paths) {
+    std::filesystem::copy_file(p, std::filesystem::path(out) / std::filesystem::path(p).filename(),
+                               std::filesystem::copy_options::overwrite_existing);
+  }
 }
 
 }  // namespace

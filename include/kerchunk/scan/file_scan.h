@@ -2,7 +2,9 @@
 // The driver (scan.h) lists files, runs these in parallel, combines and writes the result.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -54,6 +56,12 @@ struct FileScanResult {
 /// --url-prefix/--rewrite), `path` the local file to read.
 Result<FileScanResult> ScanHdf5File(const std::string& path, const std::string& url,
                                     const FileScanOptions& options);
+
+/// Translates an HDF5 file image in memory with the native reader only (no libhdf5, no file):
+/// what ScanHdf5File does with Hdf5Reader::kNativeOnly, for fuzzing and tests. `name` prefixes
+/// error messages.
+Result<FileScanResult> ScanHdf5Image(std::span<const std::byte> image, const std::string& name,
+                                     const std::string& url, const FileScanOptions& options);
 
 /// Translates a NetCDF-3 file (classic, 64-bit offset or CDF-5).
 Result<FileScanResult> ScanNetcdf3File(const std::string& path, const std::string& url,
