@@ -17,6 +17,7 @@
 #include "kerchunk/hdf5/filter_pipeline.h"
 #include "kerchunk/json/json_value.h"
 #include "kerchunk/refs/zarr_metadata.h"
+#include "kerchunk/util/checked_math.h"
 
 namespace kerchunk::hdf5::internal {
 namespace {
@@ -94,7 +95,7 @@ Result<DatasetFacts> ReadFacts(NativeContext& context, const DataObject& o) {
   if (!o.layout)
     return DataLossError("object header at address {}: no data layout message", o.address);
   KERCHUNK_ASSIGN_OR_RETURN(f.layout, DecodeDataLayout(file, *o.layout));
-  for (uint64_t d : f.space.dims) f.count *= d;
+  KERCHUNK_ASSIGN_OR_RETURN(f.count, f.space.ElementCount());
   if (f.layout.layout_class == LayoutClass::kChunked) {
     if (f.layout.chunk_dims.size() != f.space.dims.size()) {
       return DataLossError("chunk rank {} differs from the dataspace rank {}",
@@ -178,6 +179,14 @@ Status TranslateEmbedded(NativeContext& context, const DataObject& o, const std:
   meta.filters = json::Value::MakeArray({JsonCodecConfig()});
   // Values first: a fallback must leave nothing half-added.
   std::vector<json::Value> values;
+  // Every element becomes JSON in memory; a count no real file embeds is refused up front
+  // (a hostile dataspace must not exhaust memory).
+  constexpr uint64_t kMaxEmbeddedElements = uint64_t{1} << 26;
+  if (f.count > kMaxEmbeddedElements) {
+    context.policy_error = true;
+    return UnsupportedError("{} variable-length elements: more than the {} this scan embeds",
+                            f.count, kMaxEmbeddedElements);
+  }
   if (f.count > 0) {
     KERCHUNK_ASSIGN_OR_RETURN(values, ReadNativeVlenValues(context, o, f.type, f.space, path));
     if (!context.fallback_reason.empty()) return OkStatus();
@@ -189,7 +198,8 @@ Status TranslateEmbedded(NativeContext& context, const DataObject& o, const std:
 
 Status TranslateCompact(NativeContext& context, const std::string& path, const DatasetFacts& f) {
   ZarrArrayMeta meta = BaseMeta(f);
-  const uint64_t size = f.count * f.numpy.file_size;
+  const auto checked = CheckedMul(f.count, f.numpy.file_size);
+  const uint64_t size = checked.value_or(~uint64_t{0});
   if (size > f.layout.compact_size) {
     return DataLossError(
         "dataset /{}: compact data of {} bytes at address {} holds less than the "
@@ -209,8 +219,10 @@ Result<StoredChunks> ContiguousChunk(NativeContext& context, const DatasetFacts&
   KERCHUNK_ASSIGN_OR_RETURN(uint64_t offset,
                             context.file->ToFileOffset(f.layout.data_address, "contiguous data"));
   // Layout versions 1 and 2 do not store the size: libhdf5 takes elements times element size.
-  const uint64_t size = f.layout.version < 3 ? f.count * f.type.size : f.layout.data_size;
-  out.chunks.push_back({0, offset, size});
+  const auto size =
+      f.layout.version < 3 ? CheckedMul(f.count, f.type.size) : std::optional(f.layout.data_size);
+  if (!size) return DataLossError("contiguous data size overflows 64 bits");
+  out.chunks.push_back({0, offset, *size});
   return out;
 }
 

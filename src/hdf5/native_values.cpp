@@ -26,15 +26,15 @@ namespace kerchunk::hdf5::internal {
 namespace {
 
 // The bytes of one variable-length element's data ({} for a null element).
-Result<std::span<const std::byte>> VlenData(const File& file, ByteReader& r, uint64_t item_size,
-                                            uint64_t* length_out) {
+Result<std::span<const std::byte>> VlenData(const File& file, GlobalHeapReader& heap, ByteReader& r,
+                                            uint64_t item_size, uint64_t* length_out) {
   KERCHUNK_ASSIGN_OR_RETURN(auto element, ReadVlenElement(file, r));
   const auto [length, id] = element;
   *length_out = length;
   if (length == 0 || id.collection == kUndefinedAddress || id.collection == 0) {
     return std::span<const std::byte>();
   }
-  KERCHUNK_ASSIGN_OR_RETURN(std::span<const std::byte> data, ReadGlobalHeapObject(file, id));
+  KERCHUNK_ASSIGN_OR_RETURN(std::span<const std::byte> data, heap.Object(id));
   const auto needed = CheckedMul(length, item_size);
   if (!needed || *needed > data.size()) {
     return DataLossError(
@@ -154,11 +154,12 @@ json::Value NumberValue(std::span<const std::byte> e, const Datatype& base) {
 Result<std::vector<std::string>> ReadVlenStrings(const File& file, std::span<const std::byte> data,
                                                  uint64_t count, uint64_t data_offset) {
   ByteReader r(data, data_offset, "variable-length string data");
+  GlobalHeapReader heap(file);
   std::vector<std::string> out;
   out.reserve(count);
   for (uint64_t i = 0; i < count; ++i) {
     uint64_t length = 0;
-    KERCHUNK_ASSIGN_OR_RETURN(auto bytes, VlenData(file, r, 1, &length));
+    KERCHUNK_ASSIGN_OR_RETURN(auto bytes, VlenData(file, heap, r, 1, &length));
     std::string_view s(reinterpret_cast<const char*>(bytes.data()), bytes.size());
     out.emplace_back(s.substr(0, s.find('\0')));
   }
@@ -194,9 +195,10 @@ Result<std::vector<json::Value>> ReadNativeVlenValues(NativeContext& context, co
   }
   const Datatype& base = type.base.at(0);
   ByteReader r(bytes, 0, "variable-length sequence data");
+  GlobalHeapReader heap(*context.file);
   for (uint64_t i = 0; i < count; ++i) {
     uint64_t length = 0;
-    KERCHUNK_ASSIGN_OR_RETURN(auto data, VlenData(*context.file, r, base.size, &length));
+    KERCHUNK_ASSIGN_OR_RETURN(auto data, VlenData(*context.file, heap, r, base.size, &length));
     json::Value list = json::Value::MakeArray();
     for (uint64_t k = 0; k * base.size < data.size(); ++k) {
       list.Push(NumberValue(data.subspan(k * base.size, base.size), base));
@@ -233,9 +235,10 @@ Result<std::optional<std::vector<std::vector<uint64_t>>>> ReadDimensionList(
   const unsigned o = context.file->offset_size();
   ByteReader r(a.data, a.data_offset, "DIMENSION_LIST");
   std::vector<std::vector<uint64_t>> out(rank);
+  GlobalHeapReader heap(*context.file);
   for (size_t d = 0; d < rank; ++d) {
     uint64_t length = 0;
-    auto data = VlenData(*context.file, r, o, &length);
+    auto data = VlenData(*context.file, heap, r, o, &length);
     if (!data.ok()) {
       context.fallback_reason =
           fmt::format("dataset /{}: DIMENSION_LIST unreadable: {}", path, data.status().message());

@@ -7,6 +7,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <span>
+#include <unordered_map>
+#include <utility>
 
 #include "kerchunk/hdf5/file.h"
 #include "kerchunk/util/status.h"
@@ -24,6 +26,18 @@ struct GlobalHeapId {
 /// version, an object whose size reaches past the collection, a collection past the end of the
 /// file).
 Result<std::span<const std::byte>> ReadGlobalHeapObject(const File& file, GlobalHeapId id);
+
+/// ReadGlobalHeapObject with each collection indexed once: reading n objects of one collection
+/// costs O(size of the collection + n), not O(n * size). Refers to `file`, which must outlive it.
+class GlobalHeapReader {
+ public:
+  explicit GlobalHeapReader(const File& file) : file_(file) {}
+  Result<std::span<const std::byte>> Object(GlobalHeapId id);
+
+ private:
+  const File& file_;
+  std::unordered_map<uint64_t, std::unordered_map<uint32_t, std::span<const std::byte>>> index_;
+};
 
 /// Reads a variable-length element: its sequence length (4 bytes) and the global heap ID.
 Result<std::pair<uint32_t, GlobalHeapId>> ReadVlenElement(const File& file, ByteReader& r);
