@@ -188,10 +188,23 @@ Result<FileScanResult> ScanHdf5File(const std::string& path, const std::string& 
     return ScanWithLibrary(path, url, options, mapped, *native);
   }
   std::string reason;
-  KERCHUNK_ASSIGN_OR_RETURN(std::optional<FileScanResult> result,
-                            ScanNatively(path, url, options, *native, reason));
-  if (result) return std::move(*result);
-  if (options.hdf5_reader == Hdf5Reader::kNativeOnly) {
+  auto attempt = ScanNatively(path, url, options, *native, reason);
+  if (attempt.ok() && *attempt) return std::move(**attempt);
+  const bool only_native = options.hdf5_reader == Hdf5Reader::kNativeOnly;
+  if (!attempt.ok()) {
+    // A structure the native reader calls corrupt: libhdf5 gets its chance, so that no file the
+    // library reads is refused; when it refuses too, the native error (with its byte address)
+    // is the one reported.
+    if (only_native || attempt.status().code() != StatusCode::kDataLoss) return attempt.status();
+    auto library = ScanWithLibrary(path, url, options, mapped, *native);
+    if (!library.ok()) return attempt.status();
+    reason = fmt::format("the native reader failed: {}", attempt.status().message());
+    library->warnings.insert(library->warnings.begin(),
+                             fmt::format("read with libhdf5: {}", reason));
+    library->hdf5_fallback = std::move(reason);
+    return library;
+  }
+  if (only_native) {
     return UnsupportedError("{}: the native HDF5 reader cannot translate this file: {}", path,
                             reason);
   }

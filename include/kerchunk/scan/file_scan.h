@@ -25,7 +25,8 @@ enum class OnUnsupported {
 
 /// Which code reads an HDF5 file's metadata.
 enum class Hdf5Reader {
-  kNative,      ///< the native reader; a file it cannot translate yet goes to libhdf5 (default)
+  kNative,      ///< the native reader (default); a file it cannot translate yet, or calls corrupt
+                ///< where libhdf5 reads it, goes to libhdf5, with a warning saying why
   kNativeOnly,  ///< the native reader only: such a file is an Unsupported error instead (tests)
   kLibrary,     ///< libhdf5 (`--hdf5-library`, the test oracle), under its global lock
 };
