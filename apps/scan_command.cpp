@@ -75,6 +75,7 @@ struct ScanCommandState {
   std::string shard;
   std::vector<std::string> rewrites;
   std::string on_unsupported = "error";
+  bool hdf5_library = false;
   std::string on_error = "fail";
   std::string format = "text";
   std::string on_attribute_conflict = "error";
@@ -94,6 +95,7 @@ Status FinishOptions(ScanCommandState& state) {
       {"skip", OnUnsupported::kSkip},
       {"inline", OnUnsupported::kInline}};
   state.options.file_options.on_unsupported = kOnUnsupported.at(state.on_unsupported);
+  if (state.hdf5_library) state.options.file_options.hdf5_reader = Hdf5Reader::kLibrary;
   state.options.on_error = state.on_error == "skip" ? OnError::kSkip : OnError::kFail;
   state.options.combine.on_attribute_conflict = state.on_attribute_conflict == "first"
                                                     ? OnAttributeConflict::kFirst
@@ -209,6 +211,9 @@ std::function<int()> SetUpScan(CLI::App& app) {
   app.add_option("--on-error", state->on_error,
                  "A file that cannot be read: fail (default), or skip it with a warning")
       ->check(CLI::IsMember({"fail", "skip"}));
+  app.add_flag("--hdf5-library", state->hdf5_library,
+               "Read HDF5 metadata with libhdf5 (one file at a time, under its lock) instead of "
+               "the native reader: a debugging aid, the reference the tests compare with");
   app.add_flag("--checksum", o.checksum,
                "Record a hash of each file's metadata bytes, which verify --files compares");
   app.add_flag("-q,--quiet", o.quiet, "No progress bar, warnings or text summary");

@@ -181,4 +181,88 @@ Status WalkBTreeV2(const File& file, const DataLayout& layout, const ChunkGeomet
   return walk.Node(root, root_records, depth);
 }
 
+namespace {
+
+// The generic walk behind ForEachBTreeV2Record: records are handed over as bytes.
+class RecordWalk {
+ public:
+  RecordWalk(const File& file, const Tree& t, const BTreeV2RecordVisitor& visit)
+      : file_(file), t_(t), visit_(visit) {}
+
+  Status Node(uint64_t address, uint64_t records, unsigned depth) {
+    const std::string_view what = depth == 0 ? "v2 B-tree leaf node" : "v2 B-tree internal node";
+    KERCHUNK_ASSIGN_OR_RETURN(ByteReader r, file_.ReaderAt(address, t_.node_size, what));
+    if (!seen_.insert(address).second) {
+      return DataLossError(
+          "{} at address {}: reached a second time (the tree has a cycle or a shared subtree)",
+          what, r.address());
+    }
+    KERCHUNK_RETURN_IF_ERROR(r.ExpectSignature(depth == 0 ? "BTLF" : "BTIN"));
+    KERCHUNK_ASSIGN_OR_RETURN(uint8_t version, r.U8("version"));
+    if (version != 0) return r.Error(fmt::format("expected version 0, got {}", version));
+    KERCHUNK_ASSIGN_OR_RETURN(uint8_t type, r.U8("record type"));
+    if (type != t_.type) {
+      return r.Error(fmt::format("expected record type {} (as the header), got {}", t_.type, type));
+    }
+    if (records > t_.levels[depth].max_records) {
+      return r.Error(fmt::format("expected at most {} records at depth {}, got {}",
+                                 t_.levels[depth].max_records, depth, records));
+    }
+    KERCHUNK_ASSIGN_OR_RETURN(ByteReader record_reader, r.Sub(records * t_.record_size, what));
+    if (depth == 0) {
+      for (uint64_t i = 0; i < records; ++i) KERCHUNK_RETURN_IF_ERROR(Record(record_reader));
+      return OkStatus();
+    }
+    const unsigned total_width = depth > 1 ? t_.levels[depth - 1].total_width : 0;
+    for (uint64_t i = 0; i <= records; ++i) {
+      KERCHUNK_ASSIGN_OR_RETURN(uint64_t child, file_.ReadAddress(r, "child address"));
+      KERCHUNK_ASSIGN_OR_RETURN(uint64_t count, r.UVar(t_.count_width, "child record count"));
+      if (total_width) KERCHUNK_RETURN_IF_ERROR(r.Skip(total_width));
+      KERCHUNK_RETURN_IF_ERROR(Node(child, count, depth - 1));
+      if (i < records) KERCHUNK_RETURN_IF_ERROR(Record(record_reader));
+    }
+    return OkStatus();
+  }
+
+ private:
+  Status Record(ByteReader& r) {
+    const uint64_t at = r.address();
+    KERCHUNK_ASSIGN_OR_RETURN(auto bytes, r.Bytes(t_.record_size, "record"));
+    return visit_(bytes, at);
+  }
+
+  const File& file_;
+  const Tree& t_;
+  const BTreeV2RecordVisitor& visit_;
+  std::unordered_set<uint64_t> seen_;
+};
+
+}  // namespace
+
+Status ForEachBTreeV2Record(const File& file, uint64_t address, uint8_t expected_type,
+                            const BTreeV2RecordVisitor& visit) {
+  if (address == kUndefinedAddress) return OkStatus();
+  const unsigned o = file.offset_size(), l = file.length_size();
+  KERCHUNK_ASSIGN_OR_RETURN(ByteReader r,
+                            file.ReaderAt(address, 16 + o + 2 + l + 4, "v2 B-tree header"));
+  KERCHUNK_RETURN_IF_ERROR(r.ExpectSignature("BTHD"));
+  KERCHUNK_ASSIGN_OR_RETURN(uint8_t version, r.U8("version"));
+  if (version != 0) return r.Error(fmt::format("expected version 0, got {}", version));
+  Tree t;
+  KERCHUNK_ASSIGN_OR_RETURN(t.type, r.U8("record type"));
+  if (t.type != expected_type) {
+    return r.Error(fmt::format("expected record type {}, got {}", expected_type, t.type));
+  }
+  KERCHUNK_ASSIGN_OR_RETURN(t.node_size, r.U32("node size"));
+  KERCHUNK_ASSIGN_OR_RETURN(t.record_size, r.U16("record size"));
+  KERCHUNK_ASSIGN_OR_RETURN(uint16_t depth, r.U16("depth"));
+  KERCHUNK_RETURN_IF_ERROR(r.Skip(2));  // split and merge percent
+  KERCHUNK_ASSIGN_OR_RETURN(uint64_t root, file.ReadAddress(r, "root node address"));
+  KERCHUNK_ASSIGN_OR_RETURN(uint16_t root_records, r.U16("root record count"));
+  KERCHUNK_RETURN_IF_ERROR(ComputeLevels(r, t, depth, o));
+  if (root == kUndefinedAddress) return OkStatus();
+  RecordWalk walk(file, t, visit);
+  return walk.Node(root, root_records, depth);
+}
+
 }  // namespace kerchunk::hdf5::internal

@@ -8,6 +8,7 @@
 #include "hdf5/dataset_translator_chunks.h"
 #include "hdf5/filters_mapping.h"
 #include "hdf5/h5_strings.h"
+#include "hdf5/vlen_embedding.h"
 #include "kerchunk/hdf5/h5_library.h"
 #include "kerchunk/json/json_value.h"
 

@@ -74,9 +74,6 @@ Result<json::Value> DatasetFillValue(const FillValueInputs& in, std::vector<std:
 Status EmbedVlenChunks(hid_t dataset, const NumpyType& type, const ChunkGrid& grid,
                        ArrayRefs& refs);
 
-/// The numcodecs "json2" codec configuration kerchunk writes for embedded values.
-json::Value JsonCodecConfig();
-
 /// Reads the decoded values of a dataset with libhdf5 as one chunk in little-endian numpy layout
 /// (OnUnsupported::kInline) and sets meta's dtype (a structured dtype list for compound types),
 /// fill_value (null) and filters (null). Unsupported when the type has no numpy layout (e.g.

@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "hdf5/chunk_references.h"
 #include "hdf5/dataset_translator.h"
 #include "kerchunk/hdf5/chunk_geometry.h"
 #include "kerchunk/hdf5/file.h"
@@ -18,27 +19,6 @@
 
 namespace kerchunk::hdf5::internal {
 
-/// One stored chunk: its linear index on the zarr grid and its bytes in the file.
-struct StoredChunk {
-  uint64_t linear = 0;
-  uint64_t offset = 0;  ///< absolute file offset
-  uint64_t length = 0;  ///< bytes a zarr reader decodes (without a fletcher32 checksum)
-};
-
-struct StoredChunks {
-  std::vector<StoredChunk> chunks;
-  /// Non-empty when some chunk cannot be decoded by zarr (a filter was skipped for it).
-  std::string unsupported_reason;
-};
-
-/// Every allocated chunk of a chunked dataset inside the current shape (chunks beyond it, left
-/// from a shrink, are dropped), via the native index walker. With `fletcher32` the 4-byte
-/// checksum is cut off each chunk. A chunk stored with a non-zero filter mask makes the result
-/// unsupported (the first such chunk is named), and so does a partial edge chunk of a filtered
-/// dataset that does not filter partial edge chunks (`filtered`: the pipeline is not empty).
-Result<StoredChunks> ListChunks(const File& file, const ChunkedDatasetInfo& info,
-                                const ChunkGrid& grid, bool filtered, bool fletcher32);
-
 /// The one chunk of a contiguous dataset (none when its storage was never allocated).
 Result<StoredChunks> ContiguousChunk(hid_t dataset);
 
@@ -46,9 +26,10 @@ Result<StoredChunks> ContiguousChunk(hid_t dataset);
 /// for variable-length dimension scales, which kerchunk skips when empty).
 Result<bool> HasStoredData(hid_t dataset, H5D_layout_t layout);
 
-/// Adds the chunks as references to url id 0, or inline (text when ASCII, else base64) when
-/// shorter than the inline threshold; counts referenced bytes.
-Status AddChunkReferences(TranslationContext& context, const StoredChunks& stored,
-                          ArrayRefs& array);
+/// AddChunkReferences with the context's options, file image and result.
+inline Status AddChunkReferences(TranslationContext& context, const StoredChunks& stored,
+                                 ArrayRefs& array) {
+  return AddChunkReferences(*context.options, context.bytes, *context.result, stored, array);
+}
 
 }  // namespace kerchunk::hdf5::internal

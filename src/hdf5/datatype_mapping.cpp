@@ -111,11 +111,6 @@ std::string NumericDtype(hid_t type) {
   }
 }
 
-std::string LittleEndianDtype(const std::string& dtype) {
-  if (dtype.size() > 1 && dtype[0] == '>') return "<" + dtype.substr(1);
-  return dtype;
-}
-
 hid_t LittleEndianMemoryType(hid_t type) {
   hid_t copy = H5Tcopy(type);
   if (copy >= 0 && H5Tget_size(copy) > 1) H5Tset_order(copy, H5T_ORDER_LE);

@@ -8,31 +8,14 @@
 #include <cstddef>
 #include <string>
 
+#include "hdf5/zarr_filters.h"
 #include "kerchunk/json/json_value.h"
 #include "kerchunk/util/status.h"
 
 namespace kerchunk::hdf5::internal {
 
-/// The zarr view of a dataset's filter pipeline.
-struct FilterPipeline {
-  /// numcodecs configs in pipeline order (zarr applies them in reverse to decode); an empty
-  /// array when the dataset has no filters that change the bytes.
-  json::Value filters = json::Value::MakeArray();
-  /// Fletcher32 is the last filter: each stored chunk ends with a 4-byte checksum that the
-  /// references leave out.
-  bool fletcher32 = false;
-  /// Number of filters in the HDF5 pipeline (for interpreting chunk filter masks).
-  unsigned count = 0;
-  /// Non-empty when a filter has no numcodecs equivalent, e.g. "filter szip (id 4) has no
-  /// numcodecs equivalent".
-  std::string unsupported_reason;
-};
-
 /// Translates the filters of a dataset creation property list. `element_size` is the dataset's
 /// element size in bytes (shuffle's element size, as kerchunk takes it from the dtype).
 Result<FilterPipeline> DescribeFilters(hid_t dcpl, size_t element_size);
-
-/// Name of a filter id for messages ("deflate", "szip", "lz4", ... or "unknown").
-std::string FilterName(H5Z_filter_t id);
 
 }  // namespace kerchunk::hdf5::internal

@@ -1,14 +1,19 @@
 // ScanHdf5File: one HDF5 / NetCDF-4 file -> Kerchunk references, as Python kerchunk's
-// SingleHdf5ToZarr(spec=1, vlen_encode="embed") but continuing where it fails. libhdf5 reads the
-// metadata (groups, attributes, types, fill values); the native walker lists the chunks.
+// SingleHdf5ToZarr(spec=1, vlen_encode="embed") but continuing where it fails. By default the
+// native reader reads everything, without libhdf5 and without a lock, so files scan in parallel;
+// the libhdf5-based translator (groups, attributes, types, fill values read by libhdf5, chunks by
+// the native walker) is the test oracle, `--hdf5-library`, and the fallback for the few files
+// the native translator cannot express yet.
 #include <fmt/format.h>
 
 #include <cstring>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "hdf5/dataset_translator.h"
+#include "hdf5/native_translator.h"
 #include "kerchunk/hdf5/file.h"
 #include "kerchunk/hdf5/h5_library.h"
 #include "kerchunk/scan/file_scan.h"
@@ -102,28 +107,23 @@ Status TranslateObjects(hdf5::internal::TranslationContext& context, hid_t file)
   return OkStatus();
 }
 
-}  // namespace
-
-Result<FileScanResult> ScanHdf5File(const std::string& path, const std::string& url,
-                                    const FileScanOptions& options) {
+// The libhdf5-based translation (the oracle).
+Result<FileScanResult> ScanWithLibrary(const std::string& path, const std::string& url,
+                                       const FileScanOptions& options, const MappedFile& mapped,
+                                       const hdf5::File& native) {
 #ifndef H5_HAVE_THREADSAFE
   // A libhdf5 built without thread safety must not be entered from two threads at once.
   static std::mutex library_mutex;
   std::lock_guard<std::mutex> lock(library_mutex);
 #endif
   hdf5::SilenceLibraryErrors();
-  KERCHUNK_ASSIGN_OR_RETURN(MappedFile mapped, MappedFile::Open(path));
-  auto native = hdf5::File::Open(mapped.bytes());
-  if (!native.ok()) {
-    return DataLossError("{}: not an HDF5 file: {}", path, native.status().message());
-  }
   KERCHUNK_ASSIGN_OR_RETURN(Handle file, hdf5::OpenFileReadOnly(path, mapped.bytes()));
   FileScanResult result;
   result.refs.urls.Intern(url);
   hdf5::internal::TranslationContext context;
   context.file_name = path;
   context.options = &options;
-  context.native = &*native;
+  context.native = &native;
   context.bytes = mapped.bytes();
   context.result = &result;
   Status status = TranslateObjects(context, file.get());
@@ -133,6 +133,88 @@ Result<FileScanResult> ScanHdf5File(const std::string& path, const std::string& 
     return std::move(status).Annotate(path);
   }
   return result;
+}
+
+// The native translation. Returns nullopt (and the reason) when the file needs libhdf5.
+Result<std::optional<FileScanResult>> ScanNatively(const std::string& path, const std::string& url,
+                                                   const FileScanOptions& options,
+                                                   const hdf5::File& native, std::string& reason) {
+  FileScanResult result;
+  result.refs.urls.Intern(url);
+  hdf5::internal::NativeContext context;
+  context.file_name = path;
+  context.options = &options;
+  context.file = &native;
+  context.result = &result;
+  Status status = hdf5::internal::TranslateFileNative(context);
+  if (!context.fallback_reason.empty()) {
+    reason = std::move(context.fallback_reason);
+    return std::optional<FileScanResult>();
+  }
+  if (!status.ok() && status.code() == StatusCode::kUnsupported && !context.policy_error) {
+    // A structure this reader does not read (e.g. a filtered fractal heap): libhdf5 may.
+    reason = status.message();
+    return std::optional<FileScanResult>();
+  }
+  if (status.ok()) status = result.refs.Finalize();
+  if (!status.ok()) return std::move(status).Annotate(path);
+  return std::optional(std::move(result));
+}
+
+}  // namespace
+
+Result<FileScanResult> ScanHdf5Image(std::span<const std::byte> image, const std::string& name,
+                                     const std::string& url, const FileScanOptions& options) {
+  auto native = hdf5::File::Open(image);
+  if (!native.ok()) {
+    return DataLossError("{}: not an HDF5 file: {}", name, native.status().message());
+  }
+  std::string reason;
+  KERCHUNK_ASSIGN_OR_RETURN(std::optional<FileScanResult> result,
+                            ScanNatively(name, url, options, *native, reason));
+  if (result) return std::move(*result);
+  return UnsupportedError("{}: the native HDF5 reader cannot translate this file: {}", name,
+                          reason);
+}
+
+Result<FileScanResult> ScanHdf5File(const std::string& path, const std::string& url,
+                                    const FileScanOptions& options) {
+  KERCHUNK_ASSIGN_OR_RETURN(MappedFile mapped, MappedFile::Open(path));
+  auto native = hdf5::File::Open(mapped.bytes());
+  if (!native.ok()) {
+    return DataLossError("{}: not an HDF5 file: {}", path, native.status().message());
+  }
+  if (options.hdf5_reader == Hdf5Reader::kLibrary) {
+    return ScanWithLibrary(path, url, options, mapped, *native);
+  }
+  std::string reason;
+  auto attempt = ScanNatively(path, url, options, *native, reason);
+  if (attempt.ok() && *attempt) return std::move(**attempt);
+  const bool only_native = options.hdf5_reader == Hdf5Reader::kNativeOnly;
+  if (!attempt.ok()) {
+    // A structure the native reader calls corrupt: libhdf5 gets its chance, so that no file the
+    // library reads is refused; when it refuses too, the native error (with its byte address)
+    // is the one reported.
+    if (only_native || attempt.status().code() != StatusCode::kDataLoss) return attempt.status();
+    auto library = ScanWithLibrary(path, url, options, mapped, *native);
+    if (!library.ok()) return attempt.status();
+    reason = fmt::format("the native reader failed: {}", attempt.status().message());
+    library->warnings.insert(library->warnings.begin(),
+                             fmt::format("read with libhdf5: {}", reason));
+    library->hdf5_fallback = std::move(reason);
+    return library;
+  }
+  if (only_native) {
+    return UnsupportedError("{}: the native HDF5 reader cannot translate this file: {}", path,
+                            reason);
+  }
+  KERCHUNK_ASSIGN_OR_RETURN(FileScanResult fallback,
+                            ScanWithLibrary(path, url, options, mapped, *native));
+  fallback.warnings.insert(
+      fallback.warnings.begin(),
+      fmt::format("read with libhdf5: the native HDF5 reader cannot translate it: {}", reason));
+  fallback.hdf5_fallback = std::move(reason);
+  return fallback;
 }
 
 }  // namespace kerchunk

@@ -54,6 +54,22 @@ TEST_F(ScanCliTest, ScanWritesAReadableReferenceFileAndASummary) {
   EXPECT_THAT(FilesIn(out()), ::testing::ElementsAre("refs.json"));
 }
 
+// The native reader (default, in parallel) and --hdf5-library (libhdf5, the oracle) write the
+// same index, byte for byte.
+TEST_F(ScanCliTest, Hdf5LibraryOptionWritesTheSameIndex) {
+  auto native =
+      RunKerchunk("scan -q -j 2 " + ShellQuote(data().string()) + " -o " + Out("native.json"));
+  ASSERT_EQ(native.exit_code, 0) << native.err;
+  auto library = RunKerchunk("scan -q -j 2 --hdf5-library " + ShellQuote(data().string()) + " -o " +
+                             Out("library.json"));
+  ASSERT_EQ(library.exit_code, 0) << library.err;
+  auto a = ReadFileToString((out() / "native.json").string());
+  auto b = ReadFileToString((out() / "library.json").string());
+  ASSERT_TRUE(a.ok() && b.ok());
+  EXPECT_GT(a->size(), 1000u);
+  EXPECT_EQ(*a, *b);
+}
+
 TEST_F(ScanCliTest, QuotedPatternIsExpandedByTheProgram) {
   auto r = RunKerchunk("scan -q " + ShellQuote((data() / "day_00[12].nc").string()) +
                        " --format json -o " + Out("refs.json"));

@@ -7,6 +7,10 @@
 // https://docs.hdfgroup.org/hdf5/develop/_f_m_t3.html#subsubsec_fmt3_infra_btrees_v2
 #pragma once
 
+#include <cstddef>
+#include <functional>
+#include <span>
+
 #include "kerchunk/hdf5/chunk_geometry.h"
 #include "kerchunk/hdf5/data_layout.h"
 #include "kerchunk/hdf5/file.h"
@@ -21,5 +25,14 @@ namespace kerchunk::hdf5::internal {
 /// reached twice, a depth whose capacity overflows 64 bits, or a node past the end of the file.
 Status WalkBTreeV2(const File& file, const DataLayout& layout, const ChunkGeometry& geometry,
                    const ChunkVisitor& visit);
+
+/// Visits, in key order, every record of the v2 B-tree whose header ("BTHD") is at `address`,
+/// whatever its record type, as the record's bytes and their file offset. Used for the name
+/// indexes of dense links (type 5) and dense attributes (type 8). `expected_type` is checked
+/// against the header and every node; the node checks are those of WalkBTreeV2.
+using BTreeV2RecordVisitor =
+    std::function<Status(std::span<const std::byte> record, uint64_t record_offset)>;
+Status ForEachBTreeV2Record(const File& file, uint64_t address, uint8_t expected_type,
+                            const BTreeV2RecordVisitor& visit);
 
 }  // namespace kerchunk::hdf5::internal

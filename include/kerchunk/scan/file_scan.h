@@ -2,7 +2,9 @@
 // The driver (scan.h) lists files, runs these in parallel, combines and writes the result.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -21,12 +23,21 @@ enum class OnUnsupported {
             ///< variable is small (FileScanOptions::max_inline_bytes); else as kError
 };
 
+/// Which code reads an HDF5 file's metadata.
+enum class Hdf5Reader {
+  kNative,      ///< the native reader (default); a file it cannot translate yet, or calls corrupt
+                ///< where libhdf5 reads it, goes to libhdf5, with a warning saying why
+  kNativeOnly,  ///< the native reader only: such a file is an Unsupported error instead (tests)
+  kLibrary,     ///< libhdf5 (`--hdf5-library`, the test oracle), under its global lock
+};
+
 struct FileScanOptions {
   /// Chunks smaller than this many bytes are stored inline as "base64:..." (0: never).
   uint64_t inline_threshold = 0;
   OnUnsupported on_unsupported = OnUnsupported::kError;
   /// Largest decoded size of a variable that OnUnsupported::kInline stores.
   uint64_t max_inline_bytes = 1 << 20;
+  Hdf5Reader hdf5_reader = Hdf5Reader::kNative;
 };
 
 /// The references of one file and what the translation noticed on the way.
@@ -37,12 +48,21 @@ struct FileScanResult {
   /// Names of unlimited (record) dimensions, from which `kerchunk scan` picks its default
   /// concat dimension.
   std::vector<std::string> unlimited_dims;
+  /// HDF5 only: why the libhdf5 translator was used instead of the native one ("" when the
+  /// native reader translated the file or libhdf5 was asked for).
+  std::string hdf5_fallback;
 };
 
 /// Translates an HDF5 / NetCDF-4 file. `url` is what the references name (the path after
 /// --url-prefix/--rewrite), `path` the local file to read.
 Result<FileScanResult> ScanHdf5File(const std::string& path, const std::string& url,
                                     const FileScanOptions& options);
+
+/// Translates an HDF5 file image in memory with the native reader only (no libhdf5, no file):
+/// what ScanHdf5File does with Hdf5Reader::kNativeOnly, for fuzzing and tests. `name` prefixes
+/// error messages.
+Result<FileScanResult> ScanHdf5Image(std::span<const std::byte> image, const std::string& name,
+                                     const std::string& url, const FileScanOptions& options);
 
 /// Translates a NetCDF-3 file (classic, 64-bit offset or CDF-5).
 Result<FileScanResult> ScanNetcdf3File(const std::string& path, const std::string& url,
