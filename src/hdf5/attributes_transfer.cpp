@@ -9,7 +9,7 @@
 
 #include "hdf5/datatype_mapping.h"
 #include "hdf5/h5_strings.h"
-#include "kerchunk/hdf5/h5_library.h"
+#include "hdf5/h5_library.h"
 
 namespace kerchunk::hdf5::internal {
 namespace {

@@ -8,7 +8,7 @@
 
 #include "hdf5/dataset_translator.h"
 #include "hdf5/h5_strings.h"
-#include "kerchunk/hdf5/h5_library.h"
+#include "hdf5/h5_library.h"
 
 namespace kerchunk::hdf5::internal {
 namespace {

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "hdf5/dataset_translator.h"
-#include "kerchunk/hdf5/h5_library.h"
+#include "hdf5/h5_library.h"
 #include "kerchunk/util/base64.h"
 
 namespace kerchunk::hdf5::internal {

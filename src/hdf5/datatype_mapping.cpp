@@ -5,7 +5,7 @@
 #include <array>
 #include <cstring>
 
-#include "kerchunk/hdf5/h5_library.h"
+#include "hdf5/h5_library.h"
 
 namespace kerchunk::hdf5::internal {
 namespace {

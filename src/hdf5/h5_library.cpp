@@ -1,4 +1,4 @@
-#include "kerchunk/hdf5/h5_library.h"
+#include "hdf5/h5_library.h"
 
 #include <mutex>
 

@@ -5,7 +5,7 @@
 // https://docs.hdfgroup.org/hdf5/develop/_f_m_t3.html#subsec_fmt3_boot_super
 #include <cstring>
 
-#include "kerchunk/hdf5/h5_library.h"
+#include "hdf5/h5_library.h"
 
 namespace kerchunk::hdf5 {
 namespace {

@@ -15,7 +15,7 @@
 #include "hdf5/dataset_translator.h"
 #include "hdf5/native_translator.h"
 #include "kerchunk/hdf5/file.h"
-#include "kerchunk/hdf5/h5_library.h"
+#include "hdf5/h5_library.h"
 #include "kerchunk/scan/file_scan.h"
 #include "kerchunk/util/file_io.h"
 

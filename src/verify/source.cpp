@@ -9,7 +9,7 @@
 #include <map>
 #include <mutex>
 
-#include "kerchunk/hdf5/h5_library.h"
+#include "hdf5/h5_library.h"
 #include "kerchunk/scan/file_scan.h"
 #include "kerchunk/util/byte_reader.h"
 #include "refs/zarr_dtype.h"

@@ -10,7 +10,7 @@
 
 #include "hdf5/chunk_oracle.h"
 #include "hdf5/oracle_check.h"
-#include "kerchunk/hdf5/h5_library.h"
+#include "hdf5/h5_library.h"
 #include "support/test_env.h"
 
 namespace kerchunk::testing {

@@ -7,7 +7,7 @@
 #include <fstream>
 #include <iterator>
 
-#include "kerchunk/hdf5/h5_library.h"
+#include "hdf5/h5_library.h"
 #include "kerchunk/util/file_io.h"
 
 namespace kerchunk::testing {

@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "kerchunk/hdf5/h5_library.h"
+#include "hdf5/h5_library.h"
 
 namespace kerchunk::testing {
 namespace {

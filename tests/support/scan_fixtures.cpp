@@ -5,7 +5,7 @@
 
 #include <vector>
 
-#include "kerchunk/hdf5/h5_library.h"
+#include "hdf5/h5_library.h"
 
 namespace kerchunk::testing {
 namespace {
