@@ -7,9 +7,9 @@
 
 #include "hdf5/dataset_translator_chunks.h"
 #include "hdf5/filters_mapping.h"
+#include "hdf5/h5_library.h"
 #include "hdf5/h5_strings.h"
 #include "hdf5/vlen_embedding.h"
-#include "hdf5/h5_library.h"
 #include "kerchunk/json/json_value.h"
 
 namespace kerchunk::hdf5::internal {

@@ -2,8 +2,8 @@
 
 #include <fmt/format.h>
 
-#include "kerchunk/hdf5/chunk_index.h"
 #include "hdf5/h5_library.h"
+#include "kerchunk/hdf5/chunk_index.h"
 #include "kerchunk/util/checked_math.h"
 
 namespace kerchunk::hdf5::internal {

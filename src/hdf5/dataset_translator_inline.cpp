@@ -6,8 +6,8 @@
 #include <vector>
 
 #include "hdf5/dataset_translator.h"
-#include "hdf5/h5_strings.h"
 #include "hdf5/h5_library.h"
+#include "hdf5/h5_strings.h"
 
 namespace kerchunk::hdf5::internal {
 namespace {

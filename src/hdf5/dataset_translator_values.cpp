@@ -6,9 +6,9 @@
 #include <vector>
 
 #include "hdf5/dataset_translator.h"
+#include "hdf5/h5_library.h"
 #include "hdf5/h5_strings.h"
 #include "hdf5/vlen_embedding.h"
-#include "hdf5/h5_library.h"
 
 namespace kerchunk::hdf5::internal {
 namespace {

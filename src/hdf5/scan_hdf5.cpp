@@ -13,9 +13,9 @@
 #include <vector>
 
 #include "hdf5/dataset_translator.h"
+#include "hdf5/h5_library.h"
 #include "hdf5/native_translator.h"
 #include "kerchunk/hdf5/file.h"
-#include "hdf5/h5_library.h"
 #include "kerchunk/scan/file_scan.h"
 #include "kerchunk/util/file_io.h"
 

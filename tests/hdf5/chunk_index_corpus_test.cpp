@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "hdf5/chunk_oracle.h"
-#include "hdf5/oracle_check.h"
 #include "hdf5/h5_library.h"
+#include "hdf5/oracle_check.h"
 #include "support/test_env.h"
 
 namespace kerchunk::testing {

@@ -7,8 +7,8 @@
 #include <chrono>
 #include <fstream>
 
-#include "hdf5_translate/translator_fixture.h"
 #include "hdf5/h5_library.h"
+#include "hdf5_translate/translator_fixture.h"
 #include "kerchunk/util/file_io.h"
 
 namespace kerchunk::testing {
