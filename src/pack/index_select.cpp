@@ -72,7 +72,7 @@ Status CollectBox(const IndexState& s, size_t a, const Ranges& ranges, ChunkValu
       if (!InBox(grid, ranges, chunks[p], coords)) continue;
       ResolvedValue v;
       v.kind = EntryValue::Kind::kBase64;
-      v.data = values->Value(p);
+      KERCHUNK_ASSIGN_OR_RETURN(v.data, values->Value(p));
       out.emplace_back(chunks[p], v);
     }
   }

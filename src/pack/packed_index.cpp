@@ -75,7 +75,7 @@ Result<std::optional<ResolvedValue>> PackedIndex::Resolve(std::string_view key) 
     if (auto position = values->Find(chunk->second)) {
       ResolvedValue v;
       v.kind = EntryValue::Kind::kBase64;
-      v.data = values->Value(*position);
+      KERCHUNK_ASSIGN_OR_RETURN(v.data, values->Value(*position));
       return std::optional(v);
     }
   }
@@ -117,7 +117,8 @@ Result<ReferenceSet> PackedIndex::UnpackAll(const UnpackOptions& options) const 
   for (const auto& values : s.inline_values) {
     ArrayRefs* array = out.FindArray(values->columns().variable);
     for (size_t p = 0; p < values->size(); ++p) {
-      array->AddInline(values->columns().chunks[p], values->Value(p), true);
+      KERCHUNK_ASSIGN_OR_RETURN(std::string_view bytes, values->Value(p));
+      array->AddInline(values->columns().chunks[p], bytes, true);
     }
   }
   // Arrays holding verbatim chunks as well need sorting; the others are already in order.

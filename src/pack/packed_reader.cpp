@@ -386,6 +386,8 @@ Result<InlineColumns> ReadInline(od::value v, Blobs blobs) {
           KERCHUNK_ASSIGN_OR_RETURN(c.ids, ReadColumn(x, columns::kInlineIds, blobs));
         } else if (key == "lengths") {
           KERCHUNK_ASSIGN_OR_RETURN(c.lengths, ReadColumn(x, columns::kInlineLengths, blobs));
+        } else if (key == "deflate") {
+          KERCHUNK_ASSIGN_OR_RETURN(c.deflate, ReadColumn(x, columns::kInlineDeflate, blobs));
         } else if (key == "data") {
           return ReadData(x, "inline.data", c.data, blobs);
         }
