@@ -71,6 +71,7 @@ ZarrArrayMeta BaseMeta(const DatasetFacts& f) {
   meta.shape = f.dims;
   meta.chunks = f.chunks;
   meta.dtype = f.type.dtype;
+  meta.dtype_json = f.type.dtype_json;  // the list of a structured dtype, else null
   meta.compressor = json::Value::Null();
   meta.filters = json::Value::Null();
   meta.fill_value = json::Value::Null();

@@ -116,6 +116,7 @@ ZarrArrayMeta BaseMeta(const DatasetFacts& f) {
   meta.shape = f.space.dims;
   meta.chunks = f.chunks;
   meta.dtype = f.numpy.dtype;
+  meta.dtype_json = f.numpy.dtype_json;  // the list of a structured dtype, else null
   meta.compressor = json::Value::Null();
   meta.filters = json::Value::Null();
   meta.fill_value = json::Value::Null();

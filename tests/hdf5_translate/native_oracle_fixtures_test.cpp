@@ -17,6 +17,7 @@
 #include "kerchunk/util/file_io.h"
 #include "native_oracle_check.h"
 #include "support/hdf5_fixtures.h"
+#include "support/hdf5_structured_fixtures.h"
 #include "support/hdf5_translate_fixtures.h"
 #include "support/scan_fixtures.h"
 #include "support/test_env.h"
@@ -164,6 +165,13 @@ std::string WriteStorageFixture(const std::filesystem::path& dir, const std::str
 TEST(NativeOracleFixtures, TranslationFixture) {
   TempDir dir;
   auto path = WriteTranslationFixture(dir.path());
+  ASSERT_TRUE(path.ok()) << path.status().ToString();
+  ExpectAllPoliciesMatch(*path);
+}
+
+TEST(NativeOracleFixtures, StructuredFixture) {
+  TempDir dir;
+  auto path = WriteStructuredFixture(dir.path());
   ASSERT_TRUE(path.ok()) << path.status().ToString();
   ExpectAllPoliciesMatch(*path);
 }
