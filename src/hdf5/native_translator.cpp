@@ -9,6 +9,7 @@
 
 #include "hdf5/chunk_references.h"
 #include "hdf5/native_types.h"
+#include "hdf5/translation_output.h"
 #include "hdf5/vlen_embedding.h"
 #include "hdf5/zarr_filters.h"
 #include "kerchunk/hdf5/chunk_index.h"
@@ -65,14 +66,6 @@ class ObjectWalk {
   std::unordered_set<uint64_t> seen_;
 };
 
-std::string MetaKey(const std::string& path, std::string_view name) {
-  return path.empty() ? std::string(name) : fmt::format("{}/{}", path, name);
-}
-
-void AddText(ReferenceSet& refs, std::string key, std::string text) {
-  refs.entries.push_back(Entry{std::move(key), EntryValue::Text(std::move(text))});
-}
-
 // Everything about a dataset that decides how it is translated (ReadFacts in the oracle).
 struct DatasetFacts {
   Dataspace space;
@@ -112,15 +105,7 @@ Result<DatasetFacts> ReadFacts(NativeContext& context, const DataObject& o) {
 }
 
 ZarrArrayMeta BaseMeta(const DatasetFacts& f) {
-  ZarrArrayMeta meta;
-  meta.shape = f.space.dims;
-  meta.chunks = f.chunks;
-  meta.dtype = f.numpy.dtype;
-  meta.dtype_json = f.numpy.dtype_json;  // the list of a structured dtype, else null
-  meta.compressor = json::Value::Null();
-  meta.filters = json::Value::Null();
-  meta.fill_value = json::Value::Null();
-  return meta;
+  return BaseArrayMeta(f.space.dims, f.chunks, f.numpy);
 }
 
 Result<ArrayRefs*> AddArrayMetadata(NativeContext& context, const std::string& path,
@@ -129,28 +114,15 @@ Result<ArrayRefs*> AddArrayMetadata(NativeContext& context, const std::string& p
   KERCHUNK_ASSIGN_OR_RETURN(
       json::Value dims,
       NativeArrayDimensions(context, f.attribute_list, path, f.space.dims.size(), f.attributes));
-  json::Value attrs = f.attributes.attrs;
-  attrs.Set("_ARRAY_DIMENSIONS", std::move(dims));
-  for (const std::string& s : f.attributes.skipped) {
-    context.result->warnings.push_back(fmt::format("dataset /{}: {} left out", path, s));
-  }
-  ReferenceSet& refs = context.result->refs;
-  AddText(refs, MetaKey(path, ".zarray"), meta.ToJson().Dump());
-  AddText(refs, MetaKey(path, ".zattrs"), attrs.Dump());
-  return &refs.AddArray(path, std::move(grid));
+  return &AddArrayEntries(*context.result, path, meta, std::move(grid), f.attributes,
+                          std::move(dims));
 }
 
 Status HandleUnsupported(NativeContext& context, const std::string& path,
                          const std::string& reason) {
-  switch (context.options->on_unsupported) {
-    case OnUnsupported::kError:
-      context.policy_error = true;
-      return UnsupportedError("dataset /{}: {}", path, reason);
-    case OnUnsupported::kSkip:
-      context.result->warnings.push_back(fmt::format("dataset /{} skipped: {}", path, reason));
-      return OkStatus();
-    case OnUnsupported::kInline:
-      break;
+  if (std::optional<Status> done = RefuseOrSkip(*context.options, *context.result, path, reason)) {
+    if (!done->ok()) context.policy_error = true;
+    return *done;
   }
   // Decoding values into numpy layout (filters, type conversion) is libhdf5's job.
   context.fallback_reason =
@@ -272,16 +244,9 @@ Status TranslateStored(NativeContext& context, const DataObject& o, const std::s
 }
 
 Status TranslateGroup(NativeContext& context, const DataObject& o, const std::string& path) {
-  ReferenceSet& refs = context.result->refs;
-  AddText(refs, MetaKey(path, ".zgroup"), R"({"zarr_format":2})");
   KERCHUNK_ASSIGN_OR_RETURN(std::vector<Attribute> list, ListAttributes(*context.file, o));
   KERCHUNK_ASSIGN_OR_RETURN(AttributeSet attributes, ReadNativeAttributes(context, list));
-  for (const std::string& s : attributes.skipped) {
-    context.result->warnings.push_back(fmt::format("group /{}: {} left out", path, s));
-  }
-  if (!attributes.attrs.as_object().empty()) {
-    AddText(refs, MetaKey(path, ".zattrs"), attributes.attrs.Dump());
-  }
+  AddGroupEntries(*context.result, path, attributes);
   return OkStatus();
 }
 
