@@ -132,7 +132,7 @@ Status TranslateStored(TranslationContext& context, hid_t dataset, const std::st
       // A structure the native walker does not read (e.g. kept in a metadata cache image).
       return HandleUnsupported(context, dataset, path, f, listed.status().message());
     }
-    KERCHUNK_ASSIGN_OR_RETURN(stored, std::move(listed).Annotate(fmt::format("dataset /{}", path)));
+    KERCHUNK_ASSIGN_OR_RETURN(stored, std::move(listed).Annotate("dataset /{}", path));
     if (!stored.unsupported_reason.empty()) {
       return HandleUnsupported(context, dataset, path, f, stored.unsupported_reason);
     }
@@ -154,15 +154,14 @@ Status TranslateStored(TranslationContext& context, hid_t dataset, const std::st
 
 Status TranslateGroup(TranslationContext& context, hid_t group, const std::string& path) {
   KERCHUNK_ASSIGN_OR_RETURN(AttributeSet attributes,
-                            ReadAttributes(group).Annotate(fmt::format("group /{}", path)));
+                            ReadAttributes(group).Annotate("group /{}", path));
   AddGroupEntries(*context.result, path, attributes);
   return OkStatus();
 }
 
 Status TranslateDataset(TranslationContext& context, hid_t dataset, const std::string& path,
                         uint64_t address) {
-  KERCHUNK_ASSIGN_OR_RETURN(DatasetFacts f,
-                            ReadFacts(dataset).Annotate(fmt::format("dataset /{}", path)));
+  KERCHUNK_ASSIGN_OR_RETURN(DatasetFacts f, ReadFacts(dataset).Annotate("dataset /{}", path));
   if (H5Sget_simple_extent_type(f.space.get()) == H5S_NULL) {
     context.result->warnings.push_back(
         fmt::format("dataset /{} skipped: null dataspace (it holds no values)", path));
@@ -180,7 +179,7 @@ Status TranslateDataset(TranslationContext& context, hid_t dataset, const std::s
       KERCHUNK_ASSIGN_OR_RETURN(bool has_data, HasStoredData(dataset, f.layout));
       if (!has_data) return OkStatus();
     }
-    return TranslateEmbedded(context, dataset, path, f).Annotate(fmt::format("dataset /{}", path));
+    return TranslateEmbedded(context, dataset, path, f).Annotate("dataset /{}", path);
   }
   if (f.layout == H5D_COMPACT) return TranslateCompact(context, dataset, path, f);
   return TranslateStored(context, dataset, path, address, f);

@@ -42,15 +42,13 @@ class ObjectWalk {
       return DataLossError("group /{}: nested more than {} groups deep", path, kMaxGroupDepth);
     }
     seen_.insert(address);
-    KERCHUNK_ASSIGN_OR_RETURN(
-        DataObject object,
-        ReadDataObject(file_, address).Annotate(fmt::format("object /{}", path)));
+    KERCHUNK_ASSIGN_OR_RETURN(DataObject object,
+                              ReadDataObject(file_, address).Annotate("object /{}", path));
     const bool group = object.kind() == ObjectKind::kGroup;
     objects.push_back({path, object});
     if (!group) return OkStatus();
-    KERCHUNK_ASSIGN_OR_RETURN(
-        std::vector<Link> links,
-        ListGroupLinks(file_, object).Annotate(fmt::format("group /{}", path)));
+    KERCHUNK_ASSIGN_OR_RETURN(std::vector<Link> links,
+                              ListGroupLinks(file_, object).Annotate("group /{}", path));
     for (const Link& link : links) {
       if (link.type != LinkType::kHard || seen_.count(link.address)) continue;
       const std::string child = path.empty() ? link.name : path + "/" + link.name;
@@ -226,7 +224,7 @@ Status TranslateStored(NativeContext& context, const DataObject& o, const std::s
     if (!listed.ok() && listed.status().code() == StatusCode::kUnsupported) {
       return HandleUnsupported(context, path, listed.status().message());
     }
-    KERCHUNK_ASSIGN_OR_RETURN(stored, std::move(listed).Annotate(fmt::format("dataset /{}", path)));
+    KERCHUNK_ASSIGN_OR_RETURN(stored, std::move(listed).Annotate("dataset /{}", path));
     if (!stored.unsupported_reason.empty()) {
       return HandleUnsupported(context, path, stored.unsupported_reason);
     }
@@ -251,8 +249,7 @@ Status TranslateGroup(NativeContext& context, const DataObject& o, const std::st
 }
 
 Status TranslateDataset(NativeContext& context, const DataObject& o, const std::string& path) {
-  KERCHUNK_ASSIGN_OR_RETURN(DatasetFacts f,
-                            ReadFacts(context, o).Annotate(fmt::format("dataset /{}", path)));
+  KERCHUNK_ASSIGN_OR_RETURN(DatasetFacts f, ReadFacts(context, o).Annotate("dataset /{}", path));
   if (!context.fallback_reason.empty()) return OkStatus();
   if (f.space.space_class == DataspaceClass::kNull) {
     context.result->warnings.push_back(
@@ -271,7 +268,7 @@ Status TranslateDataset(NativeContext& context, const DataObject& o, const std::
       KERCHUNK_ASSIGN_OR_RETURN(bool has_data, HasStoredData(context, o, f));
       if (!has_data) return OkStatus();
     }
-    return TranslateEmbedded(context, o, path, f).Annotate(fmt::format("dataset /{}", path));
+    return TranslateEmbedded(context, o, path, f).Annotate("dataset /{}", path);
   }
   if (f.layout.layout_class == LayoutClass::kCompact) return TranslateCompact(context, path, f);
   return TranslateStored(context, o, path, f);
