@@ -66,28 +66,14 @@ Result<json::Value> HdfFillValue(const FillValueInputs& in) {
 
 Result<json::Value> DatasetFillValue(const FillValueInputs& in, std::vector<std::string>& warnings,
                                      const std::string& path) {
-  const TypeClass cls = in.type->type_class;
-  if (cls == TypeClass::kVlenString || cls == TypeClass::kVlenSequence) {
-    return json::Value::Null();
-  }
-  json::Value fill;
-  const bool datetime =
-      in.attributes->units && in.attributes->units->find("since") != std::string::npos;
-  if (cls == TypeClass::kFixedString) {
-    KERCHUNK_ASSIGN_OR_RETURN(fill, HdfFillValue(in));
-    if (fill.is_null()) fill = StringFillValue("");
-  } else if (!datetime && !in.attributes->netcdf_variable) {
-    KERCHUNK_ASSIGN_OR_RETURN(fill, HdfFillValue(in));
-  }
-  if (in.attributes->has_fill_value) {
-    auto from_attribute = FillValueAttribute(in);
-    if (from_attribute.ok()) return std::move(*from_attribute);
-    H5Eclear2(H5E_DEFAULT);
-    warnings.push_back(
-        fmt::format("dataset /{}: fill_value null: {}", path, from_attribute.status().message()));
-    return json::Value::Null();
-  }
-  return fill;
+  return KerchunkFillValue(
+      *in.type, *in.attributes, [&] { return HdfFillValue(in); },
+      [&] {
+        auto value = FillValueAttribute(in);
+        if (!value.ok()) H5Eclear2(H5E_DEFAULT);
+        return value;
+      },
+      warnings, path);
 }
 
 }  // namespace kerchunk::hdf5::internal

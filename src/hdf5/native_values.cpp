@@ -426,26 +426,14 @@ Result<json::Value> NativeFillValue(NativeContext& context, const DataObject& o,
                                     const Datatype& type, const NumpyType& numpy,
                                     const std::vector<Attribute>& attributes,
                                     const AttributeSet& set, const std::string& path) {
-  const TypeClass cls = numpy.type_class;
-  if (cls == TypeClass::kVlenString || cls == TypeClass::kVlenSequence) return json::Value::Null();
-  json::Value fill;
-  const bool datetime = set.units && set.units->find("since") != std::string::npos;
-  if (cls == TypeClass::kFixedString) {
-    KERCHUNK_ASSIGN_OR_RETURN(fill, HdfFillValue(o, type, numpy));
-    if (fill.is_null()) fill = StringFillValue("");
-  } else if (!datetime && !set.netcdf_variable) {
-    KERCHUNK_ASSIGN_OR_RETURN(fill, HdfFillValue(o, type, numpy));
-  }
-  if (set.has_fill_value) {
-    auto from_attribute =
-        FillValueAttribute(context, *FindAttribute(attributes, "_FillValue"), type, numpy, path);
-    if (!context.fallback_reason.empty()) return json::Value::Null();
-    if (from_attribute.ok()) return std::move(*from_attribute);
-    context.result->warnings.push_back(
-        fmt::format("dataset /{}: fill_value null: {}", path, from_attribute.status().message()));
-    return json::Value::Null();
-  }
-  return fill;
+  return KerchunkFillValue(
+      numpy, set, [&] { return HdfFillValue(o, type, numpy); },
+      [&] {
+        // A fallback (set by the conversion) discards the translation: its value is moot.
+        return FillValueAttribute(context, *FindAttribute(attributes, "_FillValue"), type, numpy,
+                                  path);
+      },
+      context.result->warnings, path);
 }
 
 }  // namespace kerchunk::hdf5::internal

@@ -59,6 +59,28 @@ json::Value EncodeTypedFillValue(std::string_view raw, const NumpyType& type) {
   }
 }
 
+Result<json::Value> KerchunkFillValue(const NumpyType& type, const AttributeSet& attributes,
+                                      const FillValueSource& hdf5_fill,
+                                      const FillValueSource& attribute_fill,
+                                      std::vector<std::string>& warnings, const std::string& path) {
+  const TypeClass cls = type.type_class;
+  if (cls == TypeClass::kVlenString || cls == TypeClass::kVlenSequence) return json::Value::Null();
+  json::Value fill;
+  const bool datetime = attributes.units && attributes.units->find("since") != std::string::npos;
+  if (cls == TypeClass::kFixedString) {
+    KERCHUNK_ASSIGN_OR_RETURN(fill, hdf5_fill());
+    if (fill.is_null()) fill = StringFillValue("");
+  } else if (!datetime && !attributes.netcdf_variable) {
+    KERCHUNK_ASSIGN_OR_RETURN(fill, hdf5_fill());
+  }
+  if (!attributes.has_fill_value) return fill;
+  auto from_attribute = attribute_fill();
+  if (from_attribute.ok()) return std::move(*from_attribute);
+  warnings.push_back(
+      fmt::format("dataset /{}: fill_value null: {}", path, from_attribute.status().message()));
+  return json::Value::Null();
+}
+
 bool IsCompoundNumpyType(const NumpyType& type) {
   return type.type_class == TypeClass::kStructured ||
          (type.type_class == TypeClass::kNumeric && type.dtype.size() > 1 && type.dtype[1] == 'c');

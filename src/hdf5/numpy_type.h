@@ -7,11 +7,14 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "hdf5/attribute_set.h"
 #include "kerchunk/json/json_value.h"
+#include "kerchunk/util/status.h"
 
 namespace kerchunk::hdf5::internal {
 
@@ -83,6 +86,19 @@ json::Value StringFillValue(std::string_view raw);
 /// strings as StringFillValue, structured dtypes as base64 of the element (zarr's "V" rule),
 /// everything else by EncodeFillValue.
 json::Value EncodeTypedFillValue(std::string_view raw, const NumpyType& type);
+
+/// A fill value source of one reader, called only when the rule needs it.
+using FillValueSource = std::function<Result<json::Value>()>;
+
+/// The .zarray fill_value as kerchunk derives it: variable-length data -> null; fixed strings ->
+/// the HDF5 fill value (`hdf5_fill`, null when undefined) or " " in base64; netCDF variables
+/// and datetimes (units with "since") -> null; others -> the HDF5 fill value. Then an existing
+/// _FillValue attribute (`attribute_fill`, converted to the dataset's type) wins; when it
+/// cannot be converted the fill value is null and `warnings` says why.
+Result<json::Value> KerchunkFillValue(const NumpyType& type, const AttributeSet& attributes,
+                                      const FillValueSource& hdf5_fill,
+                                      const FillValueSource& attribute_fill,
+                                      std::vector<std::string>& warnings, const std::string& path);
 
 /// Whether the dataset's values are a compound type in the file (structured, or h5py's complex
 /// pair): a _FillValue attribute then counts only when it has the dataset's own type.
