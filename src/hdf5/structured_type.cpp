@@ -23,7 +23,7 @@ bool IsComplexPair(size_t size, const std::vector<StructuredField>& fields) {
          fields[1].offset == r.file_size && size == 2 * r.file_size;
 }
 
-// The dtype of one field as it goes into the list; "" with `why` set when it has none.
+// The dtype of one field as it goes into the list; null, with `why` set, when it has none.
 json::Value FieldDtype(const StructuredField& field, std::string& why) {
   const NumpyType& t = field.type;
   switch (t.type_class) {
