@@ -274,6 +274,9 @@ TEST(NativeOracleFixtures, DISABLED_WriteSeeds) {
   auto translation = WriteTranslationFixture(dir.path());
   ASSERT_TRUE(translation.ok());
   paths.push_back(*translation);
+  auto structured = WriteStructuredFixture(dir.path());
+  ASSERT_TRUE(structured.ok());
+  paths.push_back(*structured);
   for (const char* type : {"btree1", "single", "implicit", "farray", "earray", "btree2"}) {
     const auto sub = dir.path() / type;
     std::filesystem::create_directories(sub);
