@@ -226,9 +226,7 @@ TEST(NativeOracleFixtures, SharedObjectHeaderMessages) {
 // Bytes flipped at random and the file cut at random lengths: the native scan of every variant
 // translates or fails with a one-line error naming the file, never crashes (the sanitizer
 // build of this test catches out-of-bounds reads).
-TEST(NativeScanBadInput, RandomByteFlipsAndCutsFailCleanly) {
-  TempDir dir;
-  const std::string path = WriteStorageFixture(dir.path(), "flip.h5", true, true, 70000);
+void ExpectFlipsAndCutsFailCleanly(const std::string& path) {
   auto bytes = ReadFileToString(path);
   ASSERT_TRUE(bytes.ok());
   std::mt19937_64 random(17);
@@ -257,6 +255,19 @@ TEST(NativeScanBadInput, RandomByteFlipsAndCutsFailCleanly) {
   // Both outcomes occur: flips in data leave the file readable, flips in metadata do not.
   EXPECT_GT(translated, 0);
   EXPECT_GT(failed, 0);
+}
+
+TEST(NativeScanBadInput, RandomByteFlipsAndCutsFailCleanly) {
+  TempDir dir;
+  ExpectFlipsAndCutsFailCleanly(WriteStorageFixture(dir.path(), "flip.h5", true, true, 70000));
+}
+
+// The same over compound datatypes (members, offsets, nested and array types).
+TEST(NativeScanBadInput, FlippedCompoundTypesFailCleanly) {
+  TempDir dir;
+  auto path = WriteStructuredFixture(dir.path());
+  ASSERT_TRUE(path.ok()) << path.status().ToString();
+  ExpectFlipsAndCutsFailCleanly(*path);
 }
 
 // Writes the seeds of the hdf5_scan fuzz target (tests/fuzz/corpus/hdf5_scan):
