@@ -188,7 +188,7 @@ def check_xarray(original, refs):
             if variable.dtype.fields is None:
                 continue
             if not same(variable.values, f[name][()]):
-                problems.append(f"{original}: xarray structured variable {name} differs from h5py's")
+                problems.append(f"{original}: xarray's structured {name} differs from h5py's")
             checked += 1
     # Raw values on both sides: CF decoding picks float32 or float64 from the attributes' types,
     # which zarr and netCDF4 report differently, without any difference in the stored data.
