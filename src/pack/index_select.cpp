@@ -177,7 +177,7 @@ Result<ReferenceSet> PackedIndex::Extract(std::span<const std::string> keys,
                                 SelectedElementRanges(selection, s.base.arrays[it->second].grid()));
       status = CollectRelated(s, it->second, elements, chunks);
     }
-    if (!status.ok()) return std::move(status).Annotate(fmt::format("selection \"{}\"", text));
+    if (!status.ok()) return std::move(status).Annotate("selection \"{}\"", text);
   }
   for (auto& [a, values] : chunks) {
     const ArrayRefs& source = s.base.arrays[a];
