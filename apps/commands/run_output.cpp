@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <functional>
+#include <optional>
 
 #include "kerchunk/json/json_value.h"
 #include "kerchunk/pack/pack.h"
@@ -40,34 +42,66 @@ bool WantsPacked(const std::string& path, bool packed) {
   return packed || path.ends_with(kPackedSuffix);
 }
 
+namespace {
+
+// Writes the JSON of `refs` to `write`, streamed: pieces are serialized on the run's threads
+// while earlier ones are written, and the whole text is never in memory. The source record
+// goes first in the document, into the small opening piece, so that verify reads it without
+// parsing the references.
+Result<uint64_t> StreamJson(const ReferenceSet& refs, const WriteOptions& options,
+                            const std::vector<SourceFileRecord>& sources,
+                            const std::function<Status(std::string_view)>& write) {
+  uint64_t bytes = 0;
+  bool opening = true;
+  KERCHUNK_RETURN_IF_ERROR(StreamKerchunkJson(refs, options, [&](std::string_view text) {
+    if (!opening) {
+      bytes += text.size();
+      return write(text);
+    }
+    opening = false;
+    std::string with_record(text);
+    PrependSourceRecord(sources, with_record);
+    bytes += with_record.size();
+    return write(with_record);
+  }));
+  return bytes;
+}
+
+}  // namespace
+
 Result<uint64_t> WriteReferences(const std::string& path, const ReferenceSet& refs,
                                  const WriteOptions& options, std::ostream& stdout_stream,
                                  const std::vector<SourceFileRecord>& sources, bool packed) {
-  std::vector<std::string> parts;
+  auto to_stdout = [&](std::string_view text) -> Status {
+    stdout_stream.write(text.data(), static_cast<std::streamsize>(text.size()));
+    if (!stdout_stream) return IoError("cannot write the references to standard output");
+    return OkStatus();
+  };
+  std::optional<AtomicOutputFile> file;
+  if (path != "-") {
+    Result<AtomicOutputFile> created = AtomicOutputFile::Create(path);
+    if (!created.ok()) return created.status();
+    file.emplace(std::move(*created));
+  }
+  auto write = [&](std::string_view text) { return file ? file->Write(text) : to_stdout(text); };
+  uint64_t bytes = 0;
   if (WantsPacked(path, packed)) {
     // Packed from the columns in memory: the output plus small tables, no JSON text of every
     // reference (which would be ~100 bytes a reference on top of the model's ~28).
     KERCHUNK_ASSIGN_OR_RETURN(pack::PackedText p, pack::Pack(refs, {.binary = true}));
     AppendSourceRecord(sources, p.text);
-    parts.push_back(pack::CompactPackedFile(p));
+    const std::string compact = pack::CompactPackedFile(p);
+    KERCHUNK_RETURN_IF_ERROR(write(compact));
+    bytes = compact.size();
   } else {
-    // Written part by part (serialized on every core for a large set), never copied into one
-    // string. The record goes first in the document, into the small opening part, so that
-    // verify reads it without parsing the references.
-    parts = SerializeKerchunkJsonParts(refs, options);
-    PrependSourceRecord(sources, parts.front());
+    KERCHUNK_ASSIGN_OR_RETURN(bytes, StreamJson(refs, options, sources, write));
   }
-  uint64_t bytes = 0;
-  for (const std::string& part : parts) bytes += part.size();
-  if (path == "-") {
-    for (const std::string& part : parts) {
-      stdout_stream.write(part.data(), static_cast<std::streamsize>(part.size()));
-    }
+  if (file) {
+    KERCHUNK_RETURN_IF_ERROR(file->Commit());
+  } else {
     stdout_stream.flush();
     if (!stdout_stream) return IoError("cannot write the references to standard output");
-    return bytes;
   }
-  KERCHUNK_RETURN_IF_ERROR(WriteFileAtomically(path, parts));
   return bytes;
 }
 

@@ -72,27 +72,34 @@ class Writer {
     }
   }
 
-  // The document in parts whose concatenation is the text: the opening (up to "refs":{), the
-  // items, the closing. Serialized on options.threads when the set is large: each piece of
-  // items is then a part of its own, so the text is never copied into one string.
-  std::vector<std::string> Parts() const {
-    std::vector<std::string> parts(1);
-    WriteOpening(parts[0]);
+  // The document to `sink` in order: the opening (up to "refs":{), the items piece by piece,
+  // the closing. Pieces are serialized on options.threads while the sink writes earlier ones,
+  // and only a few are held at once.
+  Status Stream(const std::function<Status(std::string_view)>& sink) const {
+    std::string opening;
+    WriteOpening(opening);
+    KERCHUNK_RETURN_IF_ERROR(sink(opening));
     const std::vector<Piece> pieces = Plan();
-    const unsigned threads = ResolveThreads(options_.threads);
-    if (threads <= 1 || refs_.ChunkCount() < 2 * kRowsPerPiece) {
-      parts.emplace_back().reserve(SizeBound());
-      WriteItems(pieces, parts.back());
-    } else {
-      std::vector<std::string> texts = SerializeInParallel(pieces, threads);
-      for (std::string& t : texts) {
-        if (t.empty()) continue;
-        if (parts.size() == 1) t.erase(0, 1);  // the first item has no comma
-        parts.push_back(std::move(t));
-      }
-    }
-    parts.emplace_back("\n}}\n");
-    return parts;
+    bool written = false;
+    KERCHUNK_RETURN_IF_ERROR(ProduceInOrder(
+        pieces.size(), options_.threads,
+        [&](size_t i) {
+          const Piece& p = pieces[i];
+          std::string text;
+          // Rows only: an array's inline values may sit anywhere in it, and grow the text.
+          if (p.array != SIZE_MAX)
+            text.reserve((p.end - p.first) * RowBound(refs_.arrays[p.array]));
+          WritePiece(p, text);
+          return text;
+        },
+        [&](std::string&& text) {
+          if (text.empty()) return OkStatus();
+          // The first item of the document has no comma.
+          const std::string_view item = std::string_view(text).substr(written ? 0 : 1);
+          written = true;
+          return sink(item);
+        }));
+    return sink("\n}}\n");
   }
 
   // The document appended to `out`, on one thread.
@@ -159,19 +166,6 @@ class Writer {
       add_arrays(arrays_after[e + 1]);
     }
     return pieces;
-  }
-
-  std::vector<std::string> SerializeInParallel(const std::vector<Piece>& pieces,
-                                               unsigned threads) const {
-    std::vector<std::string> texts(pieces.size());
-    ParallelFor(pieces.size(), threads, [&](size_t i) {
-      // Rows only: an array's inline values may sit anywhere in it, and grow the text.
-      const Piece& p = pieces[i];
-      if (p.array != SIZE_MAX)
-        texts[i].reserve((p.end - p.first) * RowBound(refs_.arrays[p.array]));
-      WritePiece(p, texts[i]);
-    });
-    return texts;
   }
 
   void WriteOpening(std::string& out) const {
@@ -296,15 +290,17 @@ void SerializeKerchunkJson(const ReferenceSet& refs, const WriteOptions& options
   writer.Write(out);
 }
 
-std::vector<std::string> SerializeKerchunkJsonParts(const ReferenceSet& refs,
-                                                    const WriteOptions& options) {
-  return Writer(refs, options).Parts();
+Status StreamKerchunkJson(const ReferenceSet& refs, const WriteOptions& options,
+                          const std::function<Status(std::string_view)>& sink) {
+  return Writer(refs, options).Stream(sink);
 }
 
 Status WriteKerchunkFile(const ReferenceSet& refs, const std::string& path,
                          const WriteOptions& options) {
-  const std::vector<std::string> parts = SerializeKerchunkJsonParts(refs, options);
-  return WriteFileAtomically(path, parts);
+  KERCHUNK_ASSIGN_OR_RETURN(auto out, AtomicOutputFile::Create(path));
+  KERCHUNK_RETURN_IF_ERROR(
+      StreamKerchunkJson(refs, options, [&](std::string_view text) { return out.Write(text); }));
+  return out.Commit();
 }
 
 }  // namespace kerchunk

@@ -214,16 +214,26 @@ TEST(KerchunkJsonTest, RandomRoundTrip) {
   }
 }
 
-std::string Concatenation(const std::vector<std::string>& parts) {
-  std::string out;
-  for (const std::string& p : parts) out += p;
-  return out;
+// What StreamKerchunkJson gives its sink, concatenated, and how many pieces.
+std::pair<std::string, size_t> Streamed(const ReferenceSet& r, const WriteOptions& options) {
+  std::string text;
+  size_t pieces = 0;
+  Status s = StreamKerchunkJson(r, options, [&](std::string_view piece) {
+    if (pieces++ == 0) {
+      EXPECT_TRUE(piece.ends_with("\"refs\":{")) << piece;
+    }
+    text += piece;
+    return OkStatus();
+  });
+  EXPECT_TRUE(s.ok()) << s.message();
+  return {text, pieces};
 }
 
-// Property: the parts, serialized on any number of threads, are the text SerializeKerchunkJson
-// writes, byte for byte; on sets large enough to be split (arrays of up to 70,000 chunks: 3
-// pieces), with inline values, whole-file references and arrays placed before any metadata.
-TEST(KerchunkJsonTest, PartsOnAnyThreadsAreTheSameText) {
+// Property: the streamed pieces, serialized on any number of threads, are the text
+// SerializeKerchunkJson writes, byte for byte; on sets large enough to be split (arrays of up
+// to 67,600 chunks: 3 pieces), with inline values, whole-file references and arrays placed
+// before any metadata.
+TEST(KerchunkJsonTest, StreamedOnAnyThreadsIsTheSameText) {
   std::mt19937_64 rng(23);
   testing::RandomRefsOptions large{.max_arrays = 5, .max_chunks_per_dim = 260, .max_rank = 2};
   for (int i = 0; i < 12; ++i) {
@@ -233,12 +243,29 @@ TEST(KerchunkJsonTest, PartsOnAnyThreadsAreTheSameText) {
       std::string text;
       SerializeKerchunkJson(r, {.templates = templates}, text);
       for (unsigned threads : {1u, 2u, 4u}) {
-        const std::vector<std::string> parts =
-            SerializeKerchunkJsonParts(r, {.templates = templates, .threads = threads});
-        ASSERT_GE(parts.size(), 3u);
-        EXPECT_TRUE(parts.front().ends_with("\"refs\":{"));
-        EXPECT_EQ(Concatenation(parts), text) << threads << " threads, set " << i;
+        auto [streamed, pieces] = Streamed(r, {.templates = templates, .threads = threads});
+        EXPECT_GE(pieces, 2u);
+        EXPECT_EQ(streamed, text) << threads << " threads, set " << i;
       }
+    }
+  }
+}
+
+// A sink that fails stops the stream with its error, at once (no piece after it), on any
+// number of threads: the writer's threads do not hang waiting for a consumer that left.
+TEST(KerchunkJsonTest, StreamStopsAtTheSinksError) {
+  std::mt19937_64 rng(29);
+  const ReferenceSet r = testing::RandomReferenceSet(
+      rng, {.max_arrays = 4, .max_chunks_per_dim = 300, .max_rank = 2, .missing = 0});
+  for (unsigned threads : {1u, 2u, 8u}) {
+    for (size_t fail_at : {0, 1, 2}) {
+      size_t calls = 0;
+      Status s = StreamKerchunkJson(r, {.threads = threads}, [&](std::string_view) {
+        return calls++ == fail_at ? IoError("disk full") : OkStatus();
+      });
+      EXPECT_EQ(s.code(), StatusCode::kIoError);
+      EXPECT_EQ(s.message(), "disk full");
+      EXPECT_EQ(calls, fail_at + 1);
     }
   }
 }

@@ -4,6 +4,7 @@
 // the memory stays that of the model: no Kerchunk JSON of every reference is built.
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <string>
 
 #include "../scan/cli_testing.h"
@@ -109,8 +110,10 @@ TEST_F(DirectPackedOutputTest, PackedOptionWritesThePackedFormUnderAnyName) {
   EXPECT_TRUE(pack::IsPackedFile(dir_ / "combined.idx"));
 }
 
-// A million references: packed directly, the peak is below what the JSON route needs, because
-// the ~100 MB of JSON text is never built.
+// A million references: neither route holds the whole output text. Packed is built from the
+// columns in memory; JSON is streamed to the file piece by piece. So the JSON route's peak
+// stays within a quarter of its text's size of the packed route's (before streaming, the ~40 MB
+// text made it the larger by all of that).
 TEST(DirectPackedMemoryTest, MillionReferencesPackedWithoutTheJson) {
   testing::TempDir dir;
   auto path = testing::WriteManyChunksHdf5(dir.path() / "many.h5", 1'000'000);
@@ -122,10 +125,11 @@ TEST(DirectPackedMemoryTest, MillionReferencesPackedWithoutTheJson) {
     return summary.ok() ? summary->Find("peak_rss_bytes")->as_double() : 0.0;
   };
   const double packed = peak("refs.packed.json"), json = peak("refs.json");
-  std::printf("1 file, 1 M refs: peak RSS %.0f MiB packed, %.0f MiB JSON\n", packed / (1 << 20),
-              json / (1 << 20));
+  const double text = static_cast<double>(std::filesystem::file_size(dir / "refs.json"));
+  std::printf("1 file, 1 M refs: peak RSS %.0f MiB packed, %.0f MiB JSON (%.0f MiB of text)\n",
+              packed / (1 << 20), json / (1 << 20), text / (1 << 20));
   if (kSanitized) GTEST_SKIP() << "resident memory is not meaningful under AddressSanitizer";
-  EXPECT_LT(packed, json * 0.8);
+  EXPECT_LT(json, packed + text / 4);
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 // so a file of millions of references never becomes a map of strings.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -28,8 +29,8 @@ Result<ReferenceSet> ReadKerchunkFile(const std::string& path);
 struct WriteOptions {
   /// Store each URL once in "templates" ({"u0": "https://..."}) and refer to it as "{{u0}}".
   bool templates = false;
-  /// Threads serializing a large set (0: hardware concurrency); the text is the same for any
-  /// number.
+  /// Threads serializing a streamed set (StreamKerchunkJson; 0: hardware concurrency); the text
+  /// is the same for any number.
   unsigned threads = 1;
 };
 
@@ -37,11 +38,12 @@ struct WriteOptions {
 /// each array's chunk references right after its metadata, one key per line.
 void SerializeKerchunkJson(const ReferenceSet& refs, const WriteOptions& options, std::string& out);
 
-/// The same text as SerializeKerchunkJson, in parts whose concatenation it is, serialized on
-/// `options.threads`: what a file is written from without copying the text into one string.
-/// The first part is the document's opening, up to and including `"refs":{`.
-std::vector<std::string> SerializeKerchunkJsonParts(const ReferenceSet& refs,
-                                                    const WriteOptions& options);
+/// Streams the text SerializeKerchunkJson writes to `sink`, in order and in pieces (the first
+/// is the document's opening, up to and including `"refs":{`), serialized on `options.threads`
+/// while the sink writes earlier ones: a file is written without the whole text in memory. The
+/// first error of the sink is returned.
+Status StreamKerchunkJson(const ReferenceSet& refs, const WriteOptions& options,
+                          const std::function<Status(std::string_view)>& sink);
 
 /// Writes `refs` as Kerchunk JSON to `path` atomically (temporary file + rename); "-" writes to
 /// standard output.
