@@ -42,33 +42,6 @@ bool WantsPacked(const std::string& path, bool packed) {
   return packed || path.ends_with(kPackedSuffix);
 }
 
-namespace {
-
-// Writes the JSON of `refs` to `write`, streamed: pieces are serialized on the run's threads
-// while earlier ones are written, and the whole text is never in memory. The source record
-// goes first in the document, into the small opening piece, so that verify reads it without
-// parsing the references.
-Result<uint64_t> StreamJson(const ReferenceSet& refs, const WriteOptions& options,
-                            const std::vector<SourceFileRecord>& sources,
-                            const std::function<Status(std::string_view)>& write) {
-  uint64_t bytes = 0;
-  bool opening = true;
-  KERCHUNK_RETURN_IF_ERROR(StreamKerchunkJson(refs, options, [&](std::string_view text) {
-    if (!opening) {
-      bytes += text.size();
-      return write(text);
-    }
-    opening = false;
-    std::string with_record(text);
-    PrependSourceRecord(sources, with_record);
-    bytes += with_record.size();
-    return write(with_record);
-  }));
-  return bytes;
-}
-
-}  // namespace
-
 Result<uint64_t> WriteReferences(const std::string& path, const ReferenceSet& refs,
                                  const WriteOptions& options, std::ostream& stdout_stream,
                                  const std::vector<SourceFileRecord>& sources, bool packed) {
@@ -94,7 +67,12 @@ Result<uint64_t> WriteReferences(const std::string& path, const ReferenceSet& re
     KERCHUNK_RETURN_IF_ERROR(write(compact));
     bytes = compact.size();
   } else {
-    KERCHUNK_ASSIGN_OR_RETURN(bytes, StreamJson(refs, options, sources, write));
+    // Streamed: pieces are serialized on the run's threads while earlier ones are written, and
+    // the whole text is never in memory.
+    KERCHUNK_RETURN_IF_ERROR(StreamKerchunkJson(refs, options, sources, [&](std::string_view text) {
+      bytes += text.size();
+      return write(text);
+    }));
   }
   if (file) {
     KERCHUNK_RETURN_IF_ERROR(file->Commit());

@@ -295,6 +295,19 @@ Status StreamKerchunkJson(const ReferenceSet& refs, const WriteOptions& options,
   return Writer(refs, options).Stream(sink);
 }
 
+Status StreamKerchunkJson(const ReferenceSet& refs, const WriteOptions& options,
+                          const std::vector<SourceFileRecord>& sources,
+                          const std::function<Status(std::string_view)>& sink) {
+  bool opening = true;
+  return StreamKerchunkJson(refs, options, [&](std::string_view text) {
+    if (!opening || sources.empty()) return sink(text);
+    opening = false;
+    std::string with_record(text);
+    PrependSourceRecord(sources, with_record);
+    return sink(with_record);
+  });
+}
+
 Status WriteKerchunkFile(const ReferenceSet& refs, const std::string& path,
                          const WriteOptions& options) {
   KERCHUNK_ASSIGN_OR_RETURN(auto out, AtomicOutputFile::Create(path));

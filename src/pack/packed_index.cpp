@@ -153,16 +153,10 @@ Status UnpackFile(const std::string& input, const std::string& output,
     KERCHUNK_ASSIGN_OR_RETURN(sources, ReadIndexSourceRecord(input));
   }
   if (!sources) return WriteKerchunkFile(*refs, output);
-  // Streamed as scan writes it, the record first in the small opening piece.
+  // Streamed as scan writes it, the record first.
   KERCHUNK_ASSIGN_OR_RETURN(AtomicOutputFile file, AtomicOutputFile::Create(output));
-  bool opening = true;
-  KERCHUNK_RETURN_IF_ERROR(StreamKerchunkJson(*refs, WriteOptions{}, [&](std::string_view text) {
-    if (!opening) return file.Write(text);
-    opening = false;
-    std::string with_record(text);
-    PrependSourceRecord(*sources, with_record);
-    return file.Write(with_record);
-  }));
+  KERCHUNK_RETURN_IF_ERROR(StreamKerchunkJson(
+      *refs, WriteOptions{}, *sources, [&](std::string_view text) { return file.Write(text); }));
   return file.Commit();
 }
 

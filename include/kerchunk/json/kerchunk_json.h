@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "kerchunk/refs/reference_set.h"
+#include "kerchunk/refs/source_record.h"
 #include "kerchunk/util/status.h"
 
 namespace kerchunk {
@@ -43,6 +44,11 @@ void SerializeKerchunkJson(const ReferenceSet& refs, const WriteOptions& options
 /// while the sink writes earlier ones: a file is written without the whole text in memory. The
 /// first error of the sink is returned.
 Status StreamKerchunkJson(const ReferenceSet& refs, const WriteOptions& options,
+                          const std::function<Status(std::string_view)>& sink);
+/// The same with the record of `sources` as the document's first member (what scan writes and
+/// verify reads without parsing the references), inserted into the small opening piece.
+Status StreamKerchunkJson(const ReferenceSet& refs, const WriteOptions& options,
+                          const std::vector<SourceFileRecord>& sources,
                           const std::function<Status(std::string_view)>& sink);
 
 /// Writes `refs` as Kerchunk JSON to `path` atomically (temporary file + rename); "-" writes to
