@@ -13,10 +13,10 @@
 
 #include "hdf5/attributes_transfer.h"
 #include "hdf5/datatype_mapping.h"
+#include "kerchunk/formats/format_scanner.h"
 #include "kerchunk/hdf5/file.h"
 #include "kerchunk/json/json_value.h"
 #include "kerchunk/refs/zarr_metadata.h"
-#include "kerchunk/scan/file_scan.h"
 #include "kerchunk/util/status.h"
 
 namespace kerchunk::hdf5::internal {
