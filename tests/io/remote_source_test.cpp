@@ -123,6 +123,21 @@ TEST_F(FaultServerTest, RangesAndSize) {
   EXPECT_THAT(large.status().message(), HasSubstr("more than"));
 }
 
+TEST_F(FaultServerTest, APrefixSizesTheFileInTheSameRequest) {
+  auto source = OpenByteSource(base_ + "/files/data.bin", options_);
+  ASSERT_TRUE(source.ok());
+  EXPECT_EQ(*(*source)->ReadPrefix(1000), bytes_.substr(0, 1000));
+  EXPECT_EQ(*(*source)->Size(), bytes_.size());
+  EXPECT_EQ((*source)->stats().requests, 1u);
+  // Longer than the file: the whole file, still one request.
+  auto small = OpenByteSource(base_ + "/files/small.bin", options_);
+  EXPECT_EQ(*(*small)->ReadPrefix(1 << 20), bytes_.substr(0, 1000));
+  EXPECT_EQ(*(*small)->Size(), 1000u);
+  EXPECT_EQ((*small)->stats().requests, 1u);
+  auto missing = (*OpenByteSource(base_ + "/missing", options_))->ReadPrefix(100);
+  EXPECT_EQ(missing.status().code(), StatusCode::kNotFound);
+}
+
 TEST_F(FaultServerTest, ClientErrorsAreOneLineAndNotRetried) {
   SourceStats stats;
   auto missing = Read("/missing", 0, 10, &stats);
