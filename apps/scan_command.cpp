@@ -264,6 +264,11 @@ std::function<int()> SetUpScan(CLI::App& app) {
       ->option_text("REGION");
   app.add_flag("--s3-path-style", o.source.s3_path_style,
                "Address S3 objects as ENDPOINT/BUCKET/KEY rather than BUCKET.ENDPOINT/KEY");
+  app.add_option("--io-timeout", o.source.stall_timeout_s,
+                 "Seconds a remote transfer may make no progress before it is abandoned "
+                 "(and retried; default 30)")
+      ->check(CLI::Range(1, 3600))
+      ->option_text("SECONDS");
   app.add_flag("--s3-anonymous", state->s3_anonymous,
                "Send unsigned S3 requests (public buckets), whatever credentials are set");
   app.add_flag("--checksum", o.checksum,
