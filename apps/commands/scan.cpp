@@ -39,8 +39,8 @@ Status CheckOptions(const ScanOptions& options) {
     for (const std::string& input : options.inputs) {
       if (io::IsRemoteUrl(input)) {
         return InvalidArgumentError(
-            "--checksum hashes local files only; {} is remote (its size is recorded instead "
-            "by the server's answers, not by --checksum)",
+            "--checksum hashes local files only, and {} is remote: scan a local copy with "
+            "--rewrite, or leave --checksum out",
             input);
       }
     }
