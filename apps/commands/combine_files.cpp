@@ -137,9 +137,11 @@ Result<RunSummary> RunCombineFiles(const CombineFilesOptions& options,
   }
   KERCHUNK_RETURN_IF_ERROR(RecomputeChecksums(combined, records, to_path, options.threads));
   // The parts' records carry over for the URLs the output keeps.
+  WriteOptions write = options.write;
+  write.threads = options.threads;  // a large JSON text is serialized on every core too
   KERCHUNK_RETURN_IF_ERROR(internal::FinishRun(
-      combined, options.output, options.write, options.packed, start, options.summary_format,
-      options.quiet, streams, summary, internal::SourcesOf(combined, records.files)));
+      combined, options.output, write, options.packed, start, options.summary_format, options.quiet,
+      streams, summary, internal::SourcesOf(combined, records.files)));
   return summary;
 }
 

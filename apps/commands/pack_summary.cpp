@@ -73,8 +73,11 @@ void WritePackSummary(const PackSummary& s, std::ostream& out, bool verbose) {
   fmt::print(out, "  {:<9}{:<10}{} in {}\n", "where", FormatBytes(generator_bytes),
              Plural(s.generated, "reference"), Plural(s.generators.size(), "generator"));
   if (s.inline_values) {
-    fmt::print(out, "  {:<9}{:<10}{} of inline chunk data ({} distinct)\n", "",
-               FormatBytes(inline_bytes), Plural(s.inline_values, "value"), s.inline_distinct);
+    fmt::print(out, "  {:<9}{:<10}{} of inline chunk data ({} distinct{})\n", "",
+               FormatBytes(inline_bytes), Plural(s.inline_values, "value"), s.inline_distinct,
+               s.inline_inflated
+                   ? fmt::format(", {} zlib streams stored inflated", s.inline_inflated)
+                   : "");
   }
   fmt::print(out, "  {:<9}{:<10}{} kept as Kerchunk JSON (metadata, other values)\n", "",
              FormatBytes(verbatim_bytes), Plural(s.verbatim, "key"));

@@ -15,39 +15,6 @@ namespace {
 
 constexpr std::string_view kPackedSuffix = ".packed.json";
 
-size_t Digits(uint64_t v) { return fmt::formatted_size("{}", v); }
-
-// Longest chunk key suffix of an array ("12.0.3"): the digits of the largest index per
-// dimension plus separators.
-size_t MaxKeySuffix(const ChunkGrid& grid) {
-  size_t n = grid.rank() == 0 ? 1 : grid.rank() - 1;
-  for (uint64_t count : grid.counts()) n += Digits(count == 0 ? 0 : count - 1);
-  return n;
-}
-
-// An upper bound of the size SerializeKerchunkJson writes. Reserving it before serializing
-// means the text never grows by reallocation, which briefly holds the old and the new buffer
-// (about 2.5 times the JSON size at the peak, ~165 MB for a million references); capacity that
-// is reserved but never written costs address space, not resident memory.
-size_t JsonSizeBound(const ReferenceSet& refs, const WriteOptions& options) {
-  size_t url_json = 0, total = 1024;
-  for (const std::string& url : refs.urls.urls()) {
-    std::string quoted;
-    json::AppendString(quoted, url);
-    total += quoted.size() + 24;  // the templates object
-    url_json = std::max(url_json, options.templates ? size_t{24} : quoted.size());
-  }
-  const size_t range = url_json + 2 * 20 + 8;  // [url,offset,length] and separators
-  for (const Entry& e : refs.entries) {
-    total += 6 * (e.key.size() + e.value.data.size()) + range + 8;  // \uXXXX escapes at worst
-  }
-  for (const ArrayRefs& a : refs.arrays) {
-    const size_t key = 6 * a.path().size() + MaxKeySuffix(a.grid()) + 8;
-    total += a.size() * (key + range) + 6 * a.inline_data().size();
-  }
-  return total;
-}
-
 }  // namespace
 
 Status CheckOutputPath(const std::string& path) {
@@ -76,29 +43,32 @@ bool WantsPacked(const std::string& path, bool packed) {
 Result<uint64_t> WriteReferences(const std::string& path, const ReferenceSet& refs,
                                  const WriteOptions& options, std::ostream& stdout_stream,
                                  const std::vector<SourceFileRecord>& sources, bool packed) {
-  std::string text;
+  std::vector<std::string> parts;
   if (WantsPacked(path, packed)) {
     // Packed from the columns in memory: the output plus small tables, no JSON text of every
     // reference (which would be ~100 bytes a reference on top of the model's ~28).
     KERCHUNK_ASSIGN_OR_RETURN(pack::PackedText p, pack::Pack(refs, {.binary = true}));
     AppendSourceRecord(sources, p.text);
-    text = pack::CompactPackedFile(p);
+    parts.push_back(pack::CompactPackedFile(p));
   } else {
-    // About 100 bytes per recorded file: the member inserted at the start needs no
-    // reallocation.
-    text.reserve(JsonSizeBound(refs, options) + 160 * (sources.size() + 1));
-    SerializeKerchunkJson(refs, options, text);
-    // First in the document, so that verify reads it without parsing the references.
-    PrependSourceRecord(sources, text);
+    // Written part by part (serialized on every core for a large set), never copied into one
+    // string. The record goes first in the document, into the small opening part, so that
+    // verify reads it without parsing the references.
+    parts = SerializeKerchunkJsonParts(refs, options);
+    PrependSourceRecord(sources, parts.front());
   }
+  uint64_t bytes = 0;
+  for (const std::string& part : parts) bytes += part.size();
   if (path == "-") {
-    stdout_stream.write(text.data(), static_cast<std::streamsize>(text.size()));
+    for (const std::string& part : parts) {
+      stdout_stream.write(part.data(), static_cast<std::streamsize>(part.size()));
+    }
     stdout_stream.flush();
     if (!stdout_stream) return IoError("cannot write the references to standard output");
-    return text.size();
+    return bytes;
   }
-  KERCHUNK_RETURN_IF_ERROR(WriteFileAtomically(path, text));
-  return text.size();
+  KERCHUNK_RETURN_IF_ERROR(WriteFileAtomically(path, parts));
+  return bytes;
 }
 
 std::string ConcatDimsText(const CombineOptions& options) {

@@ -300,9 +300,11 @@ Result<RunSummary> RunScan(const ScanOptions& options, const CommandStreams& str
     KERCHUNK_RETURN_IF_ERROR(AddChecksums(
         refs, [&](const std::string& url) { return path_of.at(url); }, options.threads, sources));
   }
-  KERCHUNK_RETURN_IF_ERROR(internal::FinishRun(refs, options.output, options.write, options.packed,
-                                               start, options.summary_format, options.quiet,
-                                               streams, summary, sources));
+  WriteOptions write = options.write;
+  write.threads = options.threads;  // a large JSON text is serialized on every core too
+  KERCHUNK_RETURN_IF_ERROR(internal::FinishRun(refs, options.output, write, options.packed, start,
+                                               options.summary_format, options.quiet, streams,
+                                               summary, sources));
   return summary;
 }
 

@@ -136,9 +136,9 @@ Result<std::vector<DimensionValue>> NewDimensionValues(const std::vector<PartVie
   if (source.kind == CoordinateSource::Kind::kPath) pattern.emplace(source.regex);
   std::vector<DimensionValue> values;
   for (const PartView& part : parts) {
-    KERCHUNK_ASSIGN_OR_RETURN(
-        DimensionValue v, ValueOf(part, source, pattern ? &*pattern : nullptr)
-                              .Annotate(fmt::format("values of the new dimension \"{}\"", dim)));
+    KERCHUNK_ASSIGN_OR_RETURN(DimensionValue v,
+                              ValueOf(part, source, pattern ? &*pattern : nullptr)
+                                  .Annotate("values of the new dimension \"{}\"", dim));
     if (!values.empty() && v.is_string != values.front().is_string) {
       return InvalidArgumentError(
           "{}: new dimension \"{}\": value {} is a {}, but the first part's ({}) is a {}",
@@ -184,7 +184,7 @@ Result<StoredValues> StoreDimensionValues(const std::vector<DimensionValue>& val
 Status SetDimensionCoordinate(ReferenceSet& refs, const std::string& dim,
                               const std::vector<DimensionValue>& values) {
   KERCHUNK_ASSIGN_OR_RETURN(StoredValues stored,
-                            StoreDimensionValues(values).Annotate("dimension \"" + dim + "\""));
+                            StoreDimensionValues(values).Annotate("dimension \"{}\"", dim));
   refs.SetText(dim + "/.zarray", CoordinateZarray(values.size(), stored.dtype));
   if (!refs.FindEntry(dim + "/.zattrs")) {
     json::Value zattrs = json::Value::MakeObject();

@@ -2,7 +2,10 @@
 // rules look at), whichever reader produced it. Internal to the HDF5 translator.
 #pragma once
 
+#include <cstddef>
+#include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -38,5 +41,33 @@ std::string ToValidUtf8(std::string_view bytes);
 /// h5netcdf's hidden attributes, which kerchunk does not transfer (CLASS is read but not
 /// transferred).
 bool IsHiddenAttribute(std::string_view name);
+
+// The steps of kerchunk's _transfer_attrs both attribute readers share; each reader only
+// decodes the stored values (libhdf5's H5Aread or the native decoding).
+
+/// Notes what the name alone tells (_Netcdf4*, _FillValue, DIMENSION_LIST) in `set`; whether the
+/// attribute's value is needed (not hidden, or CLASS).
+bool NoteAttributeName(std::string_view name, AttributeSet& set);
+
+/// A scalar string attribute as kerchunk stores it: valid UTF-8, " " for an empty fixed-length
+/// string (h5py's bytes, decoded "or ' '"), left out (nullopt) when it is "DIMENSION_SCALE".
+std::optional<json::Value> ScalarStringAttribute(std::string_view value, bool fixed_length);
+
+/// An attribute's decoded values (`count` of them, row-major over `dims`) as kerchunk stores
+/// them: left out for _FillValue (a numpy value kerchunk strips) and for a one-element
+/// "DIMENSION_SCALE"; one element as a scalar; no dims or no element as []; else nested lists
+/// as numpy's tolist().
+std::optional<json::Value> ShapeAttributeValues(std::string_view name,
+                                                std::vector<json::Value> values,
+                                                std::span<const uint64_t> dims, uint64_t count);
+
+/// One enum or bitfield element, stored in `element` in its byte order, as the JSON value of
+/// its integer (sign-extended when `is_signed`), or a boolean for h5py's boolean enum.
+json::Value RawIntegerAttributeValue(std::span<const std::byte> element, bool big_endian,
+                                     bool is_signed, bool as_bool);
+
+/// Records an attribute's converted value in `set`: CLASS only sets is_dimension_scale, a
+/// string "units" is kept for the datetime rule, other values go to `attrs`.
+void StoreAttribute(std::string_view name, std::optional<json::Value> value, AttributeSet& set);
 
 }  // namespace kerchunk::hdf5::internal

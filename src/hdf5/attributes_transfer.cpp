@@ -14,15 +14,6 @@
 namespace kerchunk::hdf5::internal {
 namespace {
 
-uint64_t LoadUnsigned(const unsigned char* p, size_t size, bool big_endian) {
-  uint64_t v = 0;
-  for (size_t i = 0; i < size; ++i) {
-    const size_t byte = big_endian ? i : size - 1 - i;
-    v = (v << 8) | p[byte];
-  }
-  return v;
-}
-
 // Enums and bitfields: raw values in the file type, decoded by hand (HDF5 converts neither to
 // plain integers in every version).
 Result<std::vector<json::Value>> ReadRawIntegers(hid_t attr, hid_t type, size_t count,
@@ -38,16 +29,9 @@ Result<std::vector<json::Value>> ReadRawIntegers(hid_t attr, hid_t type, size_t 
                          H5Tget_sign(base.get()) == H5T_SGN_2 && H5Tget_class(type) != H5T_BITFIELD;
   std::vector<json::Value> out;
   out.reserve(count);
+  const auto bytes = std::as_bytes(std::span(raw));
   for (size_t i = 0; i < count; ++i) {
-    uint64_t u = LoadUnsigned(raw.data() + i * size, size, big);
-    if (as_bool) {
-      out.push_back(json::Value::Bool(u != 0));
-    } else if (is_signed) {
-      const unsigned shift = 64 - 8 * static_cast<unsigned>(size);
-      out.push_back(json::Value::Int(static_cast<int64_t>(u << shift) >> shift));
-    } else {
-      out.push_back(json::Value::Uint(u));
-    }
+    out.push_back(RawIntegerAttributeValue(bytes.subspan(i * size, size), big, is_signed, as_bool));
   }
   return out;
 }
@@ -82,23 +66,9 @@ Result<std::vector<json::Value>> ReadNumbers(hid_t attr, hid_t type, size_t coun
   }
 }
 
-// numpy's tolist(): nested lists following the dataspace shape.
-json::Value Nest(std::vector<json::Value>& flat, const std::vector<hsize_t>& dims, size_t dim,
-                 size_t& next) {
-  json::Value list = json::Value::MakeArray();
-  for (hsize_t i = 0; i < dims[dim]; ++i) {
-    if (dim + 1 == dims.size()) {
-      list.Push(std::move(flat[next++]));
-    } else {
-      list.Push(Nest(flat, dims, dim + 1, next));
-    }
-  }
-  return list;
-}
-
 struct Shape {
   H5S_class_t space_class = H5S_NO_CLASS;
-  std::vector<hsize_t> dims;
+  std::vector<uint64_t> dims;
   size_t count = 0;
 };
 
@@ -108,8 +78,9 @@ Result<Shape> ReadShape(hid_t attr) {
   s.space_class = H5Sget_simple_extent_type(space.get());
   const int rank = H5Sget_simple_extent_ndims(space.get());
   if (rank < 0) return LibraryError("cannot read the dataspace");
-  s.dims.resize(rank);
-  if (rank > 0) H5Sget_simple_extent_dims(space.get(), s.dims.data(), nullptr);
+  std::vector<hsize_t> dims(rank);
+  if (rank > 0) H5Sget_simple_extent_dims(space.get(), dims.data(), nullptr);
+  s.dims.assign(dims.begin(), dims.end());
   const hssize_t n = H5Sget_simple_extent_npoints(space.get());
   s.count = s.space_class == H5S_NULL || n < 0 ? 0 : static_cast<size_t>(n);
   return s;
@@ -127,14 +98,7 @@ Result<std::optional<json::Value>> ConvertAttribute(hid_t attr, std::string_view
   if (cls == H5T_STRING) {
     KERCHUNK_ASSIGN_OR_RETURN(std::vector<std::string> strings,
                               ReadStrings(attr, type.get(), shape.count, /*is_attribute=*/true));
-    const bool fixed = H5Tis_variable_str(type.get()) == 0;
-    if (scalar) {
-      std::string s = ToValidUtf8(strings.at(0));
-      // h5py gives bytes for a fixed-length scalar, which kerchunk decodes "or ' '".
-      if (fixed && s.empty()) s.push_back(' ');
-      if (s == "DIMENSION_SCALE") return std::optional<json::Value>();
-      return std::optional(json::Value::String(std::move(s)));
-    }
+    if (scalar) return ScalarStringAttribute(strings.at(0), H5Tis_variable_str(type.get()) == 0);
     for (std::string& s : strings) values.push_back(json::Value::String(ToValidUtf8(s)));
   } else if (cls == H5T_INTEGER || cls == H5T_FLOAT || cls == H5T_ENUM || cls == H5T_BITFIELD) {
     bool bool_enum = false;
@@ -147,28 +111,12 @@ Result<std::optional<json::Value>> ConvertAttribute(hid_t attr, std::string_view
     set.skipped.push_back(fmt::format("attribute '{}': {}", name, TypeClassName(cls)));
     return std::optional<json::Value>();
   }
-  // Numeric values and arrays are numpy objects, whose _FillValue kerchunk strips.
-  if (name == "_FillValue") return std::optional<json::Value>();
-  if (shape.count == 1) {
-    if (values[0].is_string() && values[0].as_string() == "DIMENSION_SCALE") {
-      return std::optional<json::Value>();
-    }
-    return std::optional(std::move(values[0]));
-  }
-  if (shape.dims.empty() || shape.count == 0) {
-    return std::optional(json::Value::MakeArray());
-  }
-  size_t next = 0;
-  return std::optional(Nest(values, shape.dims, 0, next));
+  return ShapeAttributeValues(name, std::move(values), shape.dims, shape.count);
 }
 
 Status ReadOne(hid_t object, const char* name, AttributeSet& set) {
   const std::string_view n(name);
-  if (n.find("_Netcdf4") != std::string_view::npos) set.netcdf_variable = true;
-  if (n == "_FillValue") set.has_fill_value = true;
-  if (n == "DIMENSION_LIST") set.has_dimension_list = true;
-  const bool hidden = IsHiddenAttribute(n);
-  if (hidden && n != "CLASS") return OkStatus();
+  if (!NoteAttributeName(n, set)) return OkStatus();
   Handle attr(H5Aopen(object, name, H5P_DEFAULT));
   if (!attr.valid()) {
     set.skipped.push_back(
@@ -181,17 +129,7 @@ Status ReadOne(hid_t object, const char* name, AttributeSet& set) {
     H5Eclear2(H5E_DEFAULT);
     return OkStatus();
   }
-  if (n == "CLASS") {
-    // Not transferred; H5DSis_scale's test.
-    set.is_dimension_scale =
-        !value->has_value() ||
-        (value->value().is_string() && value->value().as_string() == "DIMENSION_SCALE");
-    return OkStatus();
-  }
-  if (n == "units" && value->has_value() && value->value().is_string()) {
-    set.units = value->value().as_string();
-  }
-  if (value->has_value()) set.attrs.Set(n, std::move(**value));
+  StoreAttribute(n, std::move(*value), set);
   return OkStatus();
 }
 

@@ -67,123 +67,39 @@ Status ComputeLevels(const ByteReader& r, Tree& t, uint16_t depth, unsigned offs
   return OkStatus();
 }
 
-class BTreeV2Walk {
- public:
-  BTreeV2Walk(const File& file, const Tree& t, const ChunkGeometry& g, const ChunkVisitor& visit)
-      : file_(file), t_(t), g_(g), visit_(visit) {}
-
-  Status Node(uint64_t address, uint64_t records, unsigned depth);
-
- private:
-  Status Record(ByteReader& r);
-
-  const File& file_;
-  const Tree& t_;
-  const ChunkGeometry& g_;
-  const ChunkVisitor& visit_;
-  std::unordered_set<uint64_t> seen_;
-  DimArray coords_{};
+// The header fields both walks read; the caller checks the record type against what it
+// expects before the node capacities are computed.
+struct Header {
+  Tree tree;
+  uint16_t depth = 0;
+  uint64_t root = kUndefinedAddress;
+  uint16_t root_records = 0;
 };
 
-Status BTreeV2Walk::Record(ByteReader& r) {
-  const uint64_t at = r.address();
-  KERCHUNK_ASSIGN_OR_RETURN(uint64_t address, file_.ReadAddress(r, "chunk address"));
-  uint64_t size = g_.chunk_bytes;
-  uint32_t mask = 0;
-  if (t_.type == 11) {
-    KERCHUNK_ASSIGN_OR_RETURN(size, r.UVar(t_.size_width, "chunk size"));
-    KERCHUNK_ASSIGN_OR_RETURN(mask, r.U32("filter mask"));
-  }
-  for (unsigned d = 0; d < g_.rank; ++d) {
-    KERCHUNK_ASSIGN_OR_RETURN(coords_[d], r.U64("scaled offset"));
-  }
-  if (address == kUndefinedAddress) return OkStatus();
-  KERCHUNK_ASSIGN_OR_RETURN(uint64_t offset,
-                            ChunkFileOffset(file_, address, "v2 B-tree record", at));
-  return visit_(std::span<const uint64_t>(coords_.data(), g_.rank), offset, size, mask);
-}
-
-Status BTreeV2Walk::Node(uint64_t address, uint64_t records, unsigned depth) {
-  const std::string_view what = depth == 0 ? "v2 B-tree leaf node" : "v2 B-tree internal node";
-  KERCHUNK_ASSIGN_OR_RETURN(ByteReader r, file_.ReaderAt(address, t_.node_size, what));
-  const uint64_t where = r.address();
-  if (!seen_.insert(address).second) {
-    return DataLossError(
-        "{} at address {}: reached a second time (the tree has a cycle or a "
-        "shared subtree)",
-        what, where);
-  }
-  KERCHUNK_RETURN_IF_ERROR(r.ExpectSignature(depth == 0 ? "BTLF" : "BTIN"));
-  KERCHUNK_ASSIGN_OR_RETURN(uint8_t version, r.U8("version"));
-  if (version != 0) return r.Error(fmt::format("expected version 0, got {}", version));
-  KERCHUNK_ASSIGN_OR_RETURN(uint8_t type, r.U8("record type"));
-  if (type != t_.type) {
-    return r.Error(fmt::format("expected record type {} (as the header), got {}", t_.type, type));
-  }
-  if (records > t_.levels[depth].max_records) {
-    return r.Error(fmt::format("expected at most {} records at depth {}, got {}",
-                               t_.levels[depth].max_records, depth, records));
-  }
-  if (depth == 0) {
-    for (uint64_t i = 0; i < records; ++i) KERCHUNK_RETURN_IF_ERROR(Record(r));
-    return OkStatus();
-  }
-  // Child pointers follow all the records; walk in key order: child i, then record i.
-  KERCHUNK_ASSIGN_OR_RETURN(ByteReader record_reader, r.Sub(records * t_.record_size, what));
-  const unsigned total_width = depth > 1 ? t_.levels[depth - 1].total_width : 0;
-  for (uint64_t i = 0; i <= records; ++i) {
-    KERCHUNK_ASSIGN_OR_RETURN(uint64_t child, file_.ReadAddress(r, "child address"));
-    KERCHUNK_ASSIGN_OR_RETURN(uint64_t count, r.UVar(t_.count_width, "child record count"));
-    if (total_width) KERCHUNK_RETURN_IF_ERROR(r.Skip(total_width));
-    KERCHUNK_RETURN_IF_ERROR(Node(child, count, depth - 1));
-    if (i < records) KERCHUNK_RETURN_IF_ERROR(Record(record_reader));
-  }
-  return OkStatus();
-}
-
-}  // namespace
-
-Status WalkBTreeV2(const File& file, const DataLayout& layout, const ChunkGeometry& geometry,
-                   const ChunkVisitor& visit) {
-  if (layout.index_address == kUndefinedAddress) return OkStatus();
+// The bytes of the header at `address`: the fields, the total record count and the checksum.
+Result<ByteReader> HeaderReader(const File& file, uint64_t address) {
   const unsigned o = file.offset_size(), l = file.length_size();
-  KERCHUNK_ASSIGN_OR_RETURN(
-      ByteReader r, file.ReaderAt(layout.index_address, 16 + o + 2 + l + 4, "v2 B-tree header"));
+  return file.ReaderAt(address, 16 + o + 2 + l + 4, "v2 B-tree header");
+}
+
+// Reads the header fields from `r` (HeaderReader), which then stands after them.
+Result<Header> ReadHeader(const File& file, ByteReader& r) {
   KERCHUNK_RETURN_IF_ERROR(r.ExpectSignature("BTHD"));
   KERCHUNK_ASSIGN_OR_RETURN(uint8_t version, r.U8("version"));
   if (version != 0) return r.Error(fmt::format("expected version 0, got {}", version));
-  Tree t;
-  KERCHUNK_ASSIGN_OR_RETURN(t.type, r.U8("record type"));
-  KERCHUNK_ASSIGN_OR_RETURN(t.node_size, r.U32("node size"));
-  KERCHUNK_ASSIGN_OR_RETURN(t.record_size, r.U16("record size"));
-  KERCHUNK_ASSIGN_OR_RETURN(uint16_t depth, r.U16("depth"));
+  Header h;
+  KERCHUNK_ASSIGN_OR_RETURN(h.tree.type, r.U8("record type"));
+  KERCHUNK_ASSIGN_OR_RETURN(h.tree.node_size, r.U32("node size"));
+  KERCHUNK_ASSIGN_OR_RETURN(h.tree.record_size, r.U16("record size"));
+  KERCHUNK_ASSIGN_OR_RETURN(h.depth, r.U16("depth"));
   KERCHUNK_RETURN_IF_ERROR(r.Skip(2));  // split and merge percent
-  KERCHUNK_ASSIGN_OR_RETURN(uint64_t root, file.ReadAddress(r, "root node address"));
-  KERCHUNK_ASSIGN_OR_RETURN(uint16_t root_records, r.U16("root record count"));
-  const uint64_t fixed = o + 8 * uint64_t{geometry.rank};
-  if (t.type == 10 && t.record_size != fixed) {
-    return r.Error(fmt::format("type 10 records of rank {}: expected record size {}, got {}",
-                               geometry.rank, fixed, t.record_size));
-  }
-  if (t.type == 11) {
-    if (t.record_size < fixed + 4 + 1 || t.record_size > fixed + 4 + 8) {
-      return r.Error(fmt::format("type 11 records of rank {}: expected record size {}..{}, got {}",
-                                 geometry.rank, fixed + 5, fixed + 12, t.record_size));
-    }
-    t.size_width = static_cast<unsigned>(t.record_size - fixed - 4);
-  }
-  if (t.type != 10 && t.type != 11) {
-    return r.Error(fmt::format("expected record type 10 or 11 (dataset chunks), got {}", t.type));
-  }
-  KERCHUNK_RETURN_IF_ERROR(ComputeLevels(r, t, depth, o));
-  if (root == kUndefinedAddress) return OkStatus();
-  BTreeV2Walk walk(file, t, geometry, visit);
-  return walk.Node(root, root_records, depth);
+  KERCHUNK_ASSIGN_OR_RETURN(h.root, file.ReadAddress(r, "root node address"));
+  KERCHUNK_ASSIGN_OR_RETURN(h.root_records, r.U16("root record count"));
+  return h;
 }
 
-namespace {
-
-// The generic walk behind ForEachBTreeV2Record: records are handed over as bytes.
+// The walk of the nodes in key order, each record handed over as bytes: every node's header is
+// checked here, once, for both the chunk index and the generic record walk.
 class RecordWalk {
  public:
   RecordWalk(const File& file, const Tree& t, const BTreeV2RecordVisitor& visit)
@@ -208,6 +124,7 @@ class RecordWalk {
       return r.Error(fmt::format("expected at most {} records at depth {}, got {}",
                                  t_.levels[depth].max_records, depth, records));
     }
+    // Child pointers follow all the records; walk in key order: child i, then record i.
     KERCHUNK_ASSIGN_OR_RETURN(ByteReader record_reader, r.Sub(records * t_.record_size, what));
     if (depth == 0) {
       for (uint64_t i = 0; i < records; ++i) KERCHUNK_RETURN_IF_ERROR(Record(record_reader));
@@ -237,32 +154,73 @@ class RecordWalk {
   std::unordered_set<uint64_t> seen_;
 };
 
+// One chunk record (type 10: unfiltered, type 11: filtered): the chunk's address, its size and
+// filter mask (type 11), then its scaled coordinates. WalkBTreeV2 checked the record size
+// against the rank, so the fields fit the record.
+Status VisitChunkRecord(const File& file, const Tree& t, const ChunkGeometry& g,
+                        const ChunkVisitor& visit, std::span<const std::byte> bytes, uint64_t at) {
+  ByteReader r(bytes, at, "v2 B-tree record");
+  KERCHUNK_ASSIGN_OR_RETURN(uint64_t address, file.ReadAddress(r, "chunk address"));
+  uint64_t size = g.chunk_bytes;
+  uint32_t mask = 0;
+  if (t.type == 11) {
+    KERCHUNK_ASSIGN_OR_RETURN(size, r.UVar(t.size_width, "chunk size"));
+    KERCHUNK_ASSIGN_OR_RETURN(mask, r.U32("filter mask"));
+  }
+  DimArray coords{};
+  for (unsigned d = 0; d < g.rank; ++d) {
+    KERCHUNK_ASSIGN_OR_RETURN(coords[d], r.U64("scaled offset"));
+  }
+  if (address == kUndefinedAddress) return OkStatus();
+  KERCHUNK_ASSIGN_OR_RETURN(uint64_t offset,
+                            ChunkFileOffset(file, address, "v2 B-tree record", at));
+  return visit(std::span<const uint64_t>(coords.data(), g.rank), offset, size, mask);
+}
+
 }  // namespace
+
+Status WalkBTreeV2(const File& file, const DataLayout& layout, const ChunkGeometry& geometry,
+                   const ChunkVisitor& visit) {
+  if (layout.index_address == kUndefinedAddress) return OkStatus();
+  KERCHUNK_ASSIGN_OR_RETURN(ByteReader r, HeaderReader(file, layout.index_address));
+  KERCHUNK_ASSIGN_OR_RETURN(Header h, ReadHeader(file, r));
+  Tree& t = h.tree;
+  const uint64_t fixed = file.offset_size() + 8 * uint64_t{geometry.rank};
+  if (t.type == 10 && t.record_size != fixed) {
+    return r.Error(fmt::format("type 10 records of rank {}: expected record size {}, got {}",
+                               geometry.rank, fixed, t.record_size));
+  }
+  if (t.type == 11) {
+    if (t.record_size < fixed + 4 + 1 || t.record_size > fixed + 4 + 8) {
+      return r.Error(fmt::format("type 11 records of rank {}: expected record size {}..{}, got {}",
+                                 geometry.rank, fixed + 5, fixed + 12, t.record_size));
+    }
+    t.size_width = static_cast<unsigned>(t.record_size - fixed - 4);
+  }
+  if (t.type != 10 && t.type != 11) {
+    return r.Error(fmt::format("expected record type 10 or 11 (dataset chunks), got {}", t.type));
+  }
+  KERCHUNK_RETURN_IF_ERROR(ComputeLevels(r, t, h.depth, file.offset_size()));
+  if (h.root == kUndefinedAddress) return OkStatus();
+  const BTreeV2RecordVisitor record = [&](std::span<const std::byte> bytes, uint64_t at) {
+    return VisitChunkRecord(file, t, geometry, visit, bytes, at);
+  };
+  RecordWalk walk(file, t, record);
+  return walk.Node(h.root, h.root_records, h.depth);
+}
 
 Status ForEachBTreeV2Record(const File& file, uint64_t address, uint8_t expected_type,
                             const BTreeV2RecordVisitor& visit) {
   if (address == kUndefinedAddress) return OkStatus();
-  const unsigned o = file.offset_size(), l = file.length_size();
-  KERCHUNK_ASSIGN_OR_RETURN(ByteReader r,
-                            file.ReaderAt(address, 16 + o + 2 + l + 4, "v2 B-tree header"));
-  KERCHUNK_RETURN_IF_ERROR(r.ExpectSignature("BTHD"));
-  KERCHUNK_ASSIGN_OR_RETURN(uint8_t version, r.U8("version"));
-  if (version != 0) return r.Error(fmt::format("expected version 0, got {}", version));
-  Tree t;
-  KERCHUNK_ASSIGN_OR_RETURN(t.type, r.U8("record type"));
-  if (t.type != expected_type) {
-    return r.Error(fmt::format("expected record type {}, got {}", expected_type, t.type));
+  KERCHUNK_ASSIGN_OR_RETURN(ByteReader r, HeaderReader(file, address));
+  KERCHUNK_ASSIGN_OR_RETURN(Header h, ReadHeader(file, r));
+  if (h.tree.type != expected_type) {
+    return r.Error(fmt::format("expected record type {}, got {}", expected_type, h.tree.type));
   }
-  KERCHUNK_ASSIGN_OR_RETURN(t.node_size, r.U32("node size"));
-  KERCHUNK_ASSIGN_OR_RETURN(t.record_size, r.U16("record size"));
-  KERCHUNK_ASSIGN_OR_RETURN(uint16_t depth, r.U16("depth"));
-  KERCHUNK_RETURN_IF_ERROR(r.Skip(2));  // split and merge percent
-  KERCHUNK_ASSIGN_OR_RETURN(uint64_t root, file.ReadAddress(r, "root node address"));
-  KERCHUNK_ASSIGN_OR_RETURN(uint16_t root_records, r.U16("root record count"));
-  KERCHUNK_RETURN_IF_ERROR(ComputeLevels(r, t, depth, o));
-  if (root == kUndefinedAddress) return OkStatus();
-  RecordWalk walk(file, t, visit);
-  return walk.Node(root, root_records, depth);
+  KERCHUNK_RETURN_IF_ERROR(ComputeLevels(r, h.tree, h.depth, file.offset_size()));
+  if (h.root == kUndefinedAddress) return OkStatus();
+  RecordWalk walk(file, h.tree, visit);
+  return walk.Node(h.root, h.root_records, h.depth);
 }
 
 }  // namespace kerchunk::hdf5::internal

@@ -9,22 +9,12 @@
 #include "hdf5/filters_mapping.h"
 #include "hdf5/h5_library.h"
 #include "hdf5/h5_strings.h"
+#include "hdf5/translation_output.h"
 #include "hdf5/vlen_embedding.h"
 #include "kerchunk/json/json_value.h"
 
 namespace kerchunk::hdf5::internal {
 namespace {
-
-std::string MetaKey(const std::string& path, std::string_view name) {
-  return path.empty() ? std::string(name) : fmt::format("{}/{}", path, name);
-}
-
-// Appends a metadata entry. Keys are unique by construction (H5Ovisit reports each object
-// once), so the linear duplicate search of ReferenceSet::SetText, quadratic over a file with
-// thousands of variables, is not needed.
-void AddText(ReferenceSet& refs, std::string key, std::string text) {
-  refs.entries.push_back(Entry{std::move(key), EntryValue::Text(std::move(text))});
-}
 
 // Everything about a dataset that decides how it is translated.
 struct DatasetFacts {
@@ -66,16 +56,7 @@ Result<DatasetFacts> ReadFacts(hid_t dataset) {
   return f;
 }
 
-ZarrArrayMeta BaseMeta(const DatasetFacts& f) {
-  ZarrArrayMeta meta;
-  meta.shape = f.dims;
-  meta.chunks = f.chunks;
-  meta.dtype = f.type.dtype;
-  meta.compressor = json::Value::Null();
-  meta.filters = json::Value::Null();
-  meta.fill_value = json::Value::Null();
-  return meta;
-}
+ZarrArrayMeta BaseMeta(const DatasetFacts& f) { return BaseArrayMeta(f.dims, f.chunks, f.type); }
 
 // Adds .zarray and .zattrs and an empty chunk column for the array.
 Result<ArrayRefs*> AddArrayMetadata(TranslationContext& context, hid_t dataset,
@@ -84,28 +65,15 @@ Result<ArrayRefs*> AddArrayMetadata(TranslationContext& context, hid_t dataset,
   KERCHUNK_ASSIGN_OR_RETURN(ChunkGrid grid, meta.Grid());
   KERCHUNK_ASSIGN_OR_RETURN(json::Value dims,
                             ArrayDimensions(context, dataset, path, f.dims.size(), f.attributes));
-  json::Value attrs = f.attributes.attrs;
-  attrs.Set("_ARRAY_DIMENSIONS", std::move(dims));
-  for (const std::string& s : f.attributes.skipped) {
-    context.result->warnings.push_back(fmt::format("dataset /{}: {} left out", path, s));
-  }
-  ReferenceSet& refs = context.result->refs;
-  AddText(refs, MetaKey(path, ".zarray"), meta.ToJson().Dump());
-  AddText(refs, MetaKey(path, ".zattrs"), attrs.Dump());
-  return &refs.AddArray(path, std::move(grid));
+  return &AddArrayEntries(*context.result, path, meta, std::move(grid), f.attributes,
+                          std::move(dims));
 }
 
 // OnUnsupported: fail, leave the variable out, or store its decoded values inline.
 Status HandleUnsupported(TranslationContext& context, hid_t dataset, const std::string& path,
                          const DatasetFacts& f, const std::string& reason) {
-  switch (context.options->on_unsupported) {
-    case OnUnsupported::kError:
-      return UnsupportedError("dataset /{}: {}", path, reason);
-    case OnUnsupported::kSkip:
-      context.result->warnings.push_back(fmt::format("dataset /{} skipped: {}", path, reason));
-      return OkStatus();
-    case OnUnsupported::kInline:
-      break;
+  if (std::optional<Status> done = RefuseOrSkip(*context.options, *context.result, path, reason)) {
+    return *done;
   }
   ZarrArrayMeta meta = BaseMeta(f);
   for (size_t d = 0; d < meta.chunks.size(); ++d) meta.chunks[d] = f.dims[d] == 0 ? 1 : f.dims[d];
@@ -164,7 +132,7 @@ Status TranslateStored(TranslationContext& context, hid_t dataset, const std::st
       // A structure the native walker does not read (e.g. kept in a metadata cache image).
       return HandleUnsupported(context, dataset, path, f, listed.status().message());
     }
-    KERCHUNK_ASSIGN_OR_RETURN(stored, std::move(listed).Annotate(fmt::format("dataset /{}", path)));
+    KERCHUNK_ASSIGN_OR_RETURN(stored, std::move(listed).Annotate("dataset /{}", path));
     if (!stored.unsupported_reason.empty()) {
       return HandleUnsupported(context, dataset, path, f, stored.unsupported_reason);
     }
@@ -185,23 +153,15 @@ Status TranslateStored(TranslationContext& context, hid_t dataset, const std::st
 }  // namespace
 
 Status TranslateGroup(TranslationContext& context, hid_t group, const std::string& path) {
-  ReferenceSet& refs = context.result->refs;
-  AddText(refs, MetaKey(path, ".zgroup"), R"({"zarr_format":2})");
   KERCHUNK_ASSIGN_OR_RETURN(AttributeSet attributes,
-                            ReadAttributes(group).Annotate(fmt::format("group /{}", path)));
-  for (const std::string& s : attributes.skipped) {
-    context.result->warnings.push_back(fmt::format("group /{}: {} left out", path, s));
-  }
-  if (!attributes.attrs.as_object().empty()) {
-    AddText(refs, MetaKey(path, ".zattrs"), attributes.attrs.Dump());
-  }
+                            ReadAttributes(group).Annotate("group /{}", path));
+  AddGroupEntries(*context.result, path, attributes);
   return OkStatus();
 }
 
 Status TranslateDataset(TranslationContext& context, hid_t dataset, const std::string& path,
                         uint64_t address) {
-  KERCHUNK_ASSIGN_OR_RETURN(DatasetFacts f,
-                            ReadFacts(dataset).Annotate(fmt::format("dataset /{}", path)));
+  KERCHUNK_ASSIGN_OR_RETURN(DatasetFacts f, ReadFacts(dataset).Annotate("dataset /{}", path));
   if (H5Sget_simple_extent_type(f.space.get()) == H5S_NULL) {
     context.result->warnings.push_back(
         fmt::format("dataset /{} skipped: null dataspace (it holds no values)", path));
@@ -219,7 +179,7 @@ Status TranslateDataset(TranslationContext& context, hid_t dataset, const std::s
       KERCHUNK_ASSIGN_OR_RETURN(bool has_data, HasStoredData(dataset, f.layout));
       if (!has_data) return OkStatus();
     }
-    return TranslateEmbedded(context, dataset, path, f).Annotate(fmt::format("dataset /{}", path));
+    return TranslateEmbedded(context, dataset, path, f).Annotate("dataset /{}", path);
   }
   if (f.layout == H5D_COMPACT) return TranslateCompact(context, dataset, path, f);
   return TranslateStored(context, dataset, path, address, f);

@@ -1,6 +1,6 @@
 // Translation of one HDF5 group or dataset into zarr metadata and chunk references, following
 // Python kerchunk's SingleHdf5ToZarr (spec 1, vlen_encode="embed"). Internal to the HDF5
-// translator; the public entry point is ScanHdf5File (kerchunk/scan/file_scan.h).
+// translator; the public entry point is ScanHdf5File (kerchunk/hdf5/scan_hdf5.h).
 #pragma once
 
 #include <hdf5.h>
@@ -60,10 +60,8 @@ struct FillValueInputs {
   const AttributeSet* attributes = nullptr;
 };
 
-/// The .zarray fill_value as kerchunk derives it: strings -> base64 of the HDF5 fill (" " when
-/// empty); netCDF variables and datetimes (units with "since") -> null; others -> the HDF5 fill
-/// value (null when undefined); then an existing _FillValue attribute, cast to the dataset's type,
-/// wins (null with a warning when it cannot be represented in that type).
+/// The .zarray fill_value by kerchunk's rule (KerchunkFillValue in numpy_type.h), the HDF5 fill
+/// value and the _FillValue attribute read with libhdf5.
 Result<json::Value> DatasetFillValue(const FillValueInputs& in, std::vector<std::string>& warnings,
                                      const std::string& path);
 

@@ -3,34 +3,13 @@
 // dataset's type cannot hold (a float 1e37 on an int16 variable) gives null with a warning.
 #include <fmt/format.h>
 
-#include <cmath>
-#include <limits>
 #include <vector>
 
 #include "hdf5/dataset_translator.h"
 #include "hdf5/h5_library.h"
-#include "kerchunk/util/base64.h"
 
 namespace kerchunk::hdf5::internal {
 namespace {
-
-// zarr encodes "S" fill values as base64 of numpy's bytes (trailing NULs dropped); kerchunk
-// replaces an empty fill by " ".
-json::Value StringFill(std::string_view raw) {
-  while (!raw.empty() && raw.back() == '\0') raw.remove_suffix(1);
-  return json::Value::String(Base64Encode(raw.empty() ? std::string_view(" ") : raw));
-}
-
-// The range an integer dtype ("<i2", "|u1") can hold, as doubles.
-bool FitsInteger(double v, std::string_view dtype) {
-  if (!std::isfinite(v) || std::floor(v) != v) return false;
-  const auto size = DtypeItemSize(dtype).value_or(8);
-  const bool is_signed = dtype.size() > 1 && dtype[1] == 'i';
-  const double bits = 8.0 * static_cast<double>(size);
-  const double lo = is_signed ? -std::pow(2.0, bits - 1) : 0.0;
-  const double hi = is_signed ? std::pow(2.0, bits - 1) - 1 : std::pow(2.0, bits) - 1;
-  return v >= lo && v <= hi;
-}
 
 // The _FillValue attribute converted to the dataset's file type, or why it cannot be.
 Result<json::Value> FillValueAttribute(const FillValueInputs& in) {
@@ -44,7 +23,13 @@ Result<json::Value> FillValueAttribute(const FillValueInputs& in) {
   const std::string& dtype = in.type->dtype;
   const size_t size = H5Tget_size(in.file_type);
   std::vector<char> values(size * static_cast<size_t>(n));
-  if (in.type->type_class == TypeClass::kFixedString) {
+  if (IsCompoundNumpyType(*in.type)) {
+    // Only the dataset's own type counts: libhdf5 would convert another compound member by
+    // member name, which the native reader does not do.
+    if (H5Tequal(attr_type.get(), in.file_type) <= 0) {
+      return InvalidArgumentError("{}", kCompoundFillMismatch);
+    }
+  } else if (in.type->type_class == TypeClass::kFixedString) {
     if (attr_class != H5T_STRING) return InvalidArgumentError("_FillValue is not a string");
   } else if (attr_class != H5T_INTEGER && attr_class != H5T_FLOAT && attr_class != H5T_ENUM) {
     return InvalidArgumentError("_FillValue is not a number");
@@ -53,7 +38,7 @@ Result<json::Value> FillValueAttribute(const FillValueInputs& in) {
     if (H5Aread(attr.get(), H5T_NATIVE_DOUBLE, as_double.data()) < 0) {
       return LibraryError("cannot read _FillValue");
     }
-    if (!FitsInteger(as_double[0], dtype)) {
+    if (!FitsIntegerDtype(as_double[0], dtype)) {
       json::Value shown = json::Value::Double(as_double[0]);
       return InvalidArgumentError("_FillValue {} does not fit dtype {}", shown.Dump(), dtype);
     }
@@ -61,9 +46,7 @@ Result<json::Value> FillValueAttribute(const FillValueInputs& in) {
   if (H5Aread(attr.get(), in.file_type, values.data()) < 0) {
     return LibraryError("cannot convert _FillValue to the dataset's type");
   }
-  const std::string_view first(values.data(), size);
-  if (in.type->type_class == TypeClass::kFixedString) return StringFill(first);
-  return EncodeFillValue(first, dtype);
+  return EncodeTypedFillValue(std::string_view(values.data(), size), *in.type);
 }
 
 // h5py's Dataset.fillvalue: the fill value property in the file type, zeros by default; null
@@ -76,36 +59,21 @@ Result<json::Value> HdfFillValue(const FillValueInputs& in) {
   if (H5Pget_fill_value(in.dcpl, in.file_type, raw.data()) < 0) {
     return LibraryError("cannot read the fill value");
   }
-  if (in.type->type_class == TypeClass::kFixedString) return StringFill(raw);
-  return EncodeFillValue(raw, in.type->dtype);
+  return EncodeTypedFillValue(raw, *in.type);
 }
 
 }  // namespace
 
 Result<json::Value> DatasetFillValue(const FillValueInputs& in, std::vector<std::string>& warnings,
                                      const std::string& path) {
-  const TypeClass cls = in.type->type_class;
-  if (cls == TypeClass::kVlenString || cls == TypeClass::kVlenSequence) {
-    return json::Value::Null();
-  }
-  json::Value fill;
-  const bool datetime =
-      in.attributes->units && in.attributes->units->find("since") != std::string::npos;
-  if (cls == TypeClass::kFixedString) {
-    KERCHUNK_ASSIGN_OR_RETURN(fill, HdfFillValue(in));
-    if (fill.is_null()) fill = StringFill("");
-  } else if (!datetime && !in.attributes->netcdf_variable) {
-    KERCHUNK_ASSIGN_OR_RETURN(fill, HdfFillValue(in));
-  }
-  if (in.attributes->has_fill_value) {
-    auto from_attribute = FillValueAttribute(in);
-    if (from_attribute.ok()) return std::move(*from_attribute);
-    H5Eclear2(H5E_DEFAULT);
-    warnings.push_back(
-        fmt::format("dataset /{}: fill_value null: {}", path, from_attribute.status().message()));
-    return json::Value::Null();
-  }
-  return fill;
+  return KerchunkFillValue(
+      *in.type, *in.attributes, [&] { return HdfFillValue(in); },
+      [&] {
+        auto value = FillValueAttribute(in);
+        if (!value.ok()) H5Eclear2(H5E_DEFAULT);
+        return value;
+      },
+      warnings, path);
 }
 
 }  // namespace kerchunk::hdf5::internal

@@ -4,6 +4,7 @@
 
 #include <array>
 #include <cstring>
+#include <vector>
 
 #include "hdf5/h5_library.h"
 
@@ -73,23 +74,33 @@ bool IsBoolEnum(hid_t type) {
   return seen_false && seen_true;
 }
 
-NumpyType Unsupported(size_t size, std::string reason) {
-  NumpyType out;
-  out.type_class = TypeClass::kUnsupported;
-  out.file_size = size;
-  out.unsupported_reason = std::move(reason);
-  return out;
-}
-
-NumpyType Numeric(size_t size, std::string dtype, std::string_view what) {
-  if (dtype.empty()) {
-    return Unsupported(size, fmt::format("{} of {} bytes with no numpy equivalent", what, size));
+// The members of a compound type for DescribeCompound: array-typed members by their base
+// type and dimensions.
+Result<std::vector<StructuredField>> StructuredFields(hid_t type) {
+  const int members = H5Tget_nmembers(type);
+  if (members < 0) return LibraryError("cannot inspect the compound type");
+  std::vector<StructuredField> fields;
+  for (unsigned i = 0; i < static_cast<unsigned>(members); ++i) {
+    char* name = H5Tget_member_name(type, i);
+    if (!name) return LibraryError("cannot inspect a compound member");
+    StructuredField field{name, H5Tget_member_offset(type, i), {}, {}};
+    H5free_memory(name);
+    Handle member(H5Tget_member_type(type, i));
+    if (!member.valid()) return LibraryError("cannot inspect a compound member");
+    if (H5Tget_class(member.get()) == H5T_ARRAY) {
+      const int rank = H5Tget_array_ndims(member.get());
+      Handle base(H5Tget_super(member.get()));
+      if (rank <= 0 || !base.valid()) return LibraryError("cannot inspect the array type");
+      std::vector<hsize_t> dims(static_cast<size_t>(rank));
+      H5Tget_array_dims2(member.get(), dims.data());
+      field.array_dims.assign(dims.begin(), dims.end());
+      KERCHUNK_ASSIGN_OR_RETURN(field.type, DescribeType(base.get()));
+    } else {
+      KERCHUNK_ASSIGN_OR_RETURN(field.type, DescribeType(member.get()));
+    }
+    fields.push_back(std::move(field));
   }
-  NumpyType out;
-  out.type_class = TypeClass::kNumeric;
-  out.dtype = std::move(dtype);
-  out.file_size = size;
-  return out;
+  return fields;
 }
 
 }  // namespace
@@ -123,20 +134,14 @@ Result<NumpyType> DescribeType(hid_t type) {
   if (cls == H5T_NO_CLASS || size == 0) return LibraryError("cannot inspect the datatype");
   switch (cls) {
     case H5T_INTEGER:
-      return Numeric(size, NumericDtype(type), "integer type");
+      return MakeNumericType(size, NumericDtype(type), "integer type");
     case H5T_BITFIELD:
-      return Numeric(size, NumericDtype(type), "bitfield type");
+      return MakeNumericType(size, NumericDtype(type), "bitfield type");
     case H5T_FLOAT:
-      return Numeric(size, NumericDtype(type), "float type");
+      return MakeNumericType(size, NumericDtype(type), "float type");
     case H5T_ENUM: {
-      if (IsBoolEnum(type)) {
-        NumpyType out;
-        out.type_class = TypeClass::kBool;
-        out.dtype = "|b1";
-        out.file_size = 1;
-        return out;
-      }
-      return Numeric(size, NumericDtype(type), "enum type");
+      if (IsBoolEnum(type)) return MakeBoolType();
+      return MakeNumericType(size, NumericDtype(type), "enum type");
     }
     case H5T_STRING: {
       const htri_t variable = H5Tis_variable_str(type);
@@ -158,7 +163,7 @@ Result<NumpyType> DescribeType(hid_t type) {
       const std::string element = NumericDtype(base.get());
       const H5T_class_t base_class = H5Tget_class(base.get());
       if (element.empty() || base_class == H5T_ENUM || base_class == H5T_BITFIELD) {
-        return Unsupported(size, "variable-length sequence of a non-numeric type");
+        return MakeUnsupportedType(size, "variable-length sequence of a non-numeric type");
       }
       NumpyType out;
       out.type_class = TypeClass::kVlenSequence;
@@ -167,18 +172,20 @@ Result<NumpyType> DescribeType(hid_t type) {
       out.element_dtype = LittleEndianDtype(element);
       return out;
     }
-    case H5T_COMPOUND:
-      return Unsupported(size, "compound type");
+    case H5T_COMPOUND: {
+      KERCHUNK_ASSIGN_OR_RETURN(std::vector<StructuredField> fields, StructuredFields(type));
+      return DescribeCompound(size, fields);
+    }
     case H5T_OPAQUE:
-      return Unsupported(size, "opaque type");
+      return MakeUnsupportedType(size, "opaque type");
     case H5T_ARRAY:
-      return Unsupported(size, "array type");
+      return MakeUnsupportedType(size, "array type");
     case H5T_REFERENCE:
-      return Unsupported(size, "reference type");
+      return MakeUnsupportedType(size, "reference type");
     case H5T_TIME:
-      return Unsupported(size, "time type");
+      return MakeUnsupportedType(size, "time type");
     default:
-      return Unsupported(size, fmt::format("datatype class {}", static_cast<int>(cls)));
+      return MakeUnsupportedType(size, fmt::format("datatype class {}", static_cast<int>(cls)));
   }
 }
 

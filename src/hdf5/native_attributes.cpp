@@ -11,20 +11,6 @@
 namespace kerchunk::hdf5::internal {
 namespace {
 
-// numpy's tolist(): nested lists following the dataspace shape.
-json::Value Nest(std::vector<json::Value>& flat, const std::vector<uint64_t>& dims, size_t dim,
-                 size_t& next) {
-  json::Value list = json::Value::MakeArray();
-  for (uint64_t i = 0; i < dims[dim]; ++i) {
-    if (dim + 1 == dims.size()) {
-      list.Push(std::move(flat[next++]));
-    } else {
-      list.Push(Nest(flat, dims, dim + 1, next));
-    }
-  }
-  return list;
-}
-
 std::span<const std::byte> Element(const Attribute& a, uint64_t i) {
   return a.data.subspan(i * a.type.size, a.type.size);
 }
@@ -77,21 +63,9 @@ Result<std::vector<json::Value>> AttributeNumbers(NativeContext& context, const 
   const bool as_bool = IsBoolEnum(t);
   const bool is_signed = base.type_class == DatatypeClass::kFixedPoint && base.is_signed &&
                          t.type_class != DatatypeClass::kBitfield;
+  const bool big = base.byte_order == ByteOrder::kBig;
   for (uint64_t i = 0; i < count; ++i) {
-    const auto e = Element(a, i);
-    uint64_t u = 0;
-    for (size_t k = 0; k < e.size(); ++k) {
-      const size_t byte = base.byte_order == ByteOrder::kBig ? k : e.size() - 1 - k;
-      u = (u << 8) | static_cast<uint8_t>(e[byte]);
-    }
-    if (as_bool) {
-      out.push_back(json::Value::Bool(u != 0));
-    } else if (is_signed) {
-      const unsigned shift = 64 - 8 * t.size;
-      out.push_back(json::Value::Int(static_cast<int64_t>(u << shift) >> shift));
-    } else {
-      out.push_back(json::Value::Uint(u));
-    }
+    out.push_back(RawIntegerAttributeValue(Element(a, i), big, is_signed, as_bool));
   }
   return out;
 }
@@ -107,13 +81,7 @@ Result<std::optional<json::Value>> ConvertAttribute(NativeContext& context, cons
   if (cls == DatatypeClass::kString || a.type.IsVlenString()) {
     KERCHUNK_ASSIGN_OR_RETURN(std::vector<std::string> strings,
                               AttributeStrings(context, a, count));
-    const bool fixed = cls == DatatypeClass::kString;
-    if (scalar) {
-      std::string s = ToValidUtf8(strings.at(0));
-      if (fixed && s.empty()) s.push_back(' ');
-      if (s == "DIMENSION_SCALE") return std::optional<json::Value>();
-      return std::optional(json::Value::String(std::move(s)));
-    }
+    if (scalar) return ScalarStringAttribute(strings.at(0), cls == DatatypeClass::kString);
     for (std::string& s : strings) values.push_back(json::Value::String(ToValidUtf8(s)));
   } else if (cls == DatatypeClass::kFixedPoint || cls == DatatypeClass::kFloatingPoint ||
              cls == DatatypeClass::kEnum || cls == DatatypeClass::kBitfield) {
@@ -123,16 +91,7 @@ Result<std::optional<json::Value>> ConvertAttribute(NativeContext& context, cons
     set.skipped.push_back(fmt::format("attribute '{}': {}", a.name, DatatypeClassName(cls)));
     return std::optional<json::Value>();
   }
-  if (a.name == "_FillValue") return std::optional<json::Value>();
-  if (count == 1) {
-    if (values[0].is_string() && values[0].as_string() == "DIMENSION_SCALE") {
-      return std::optional<json::Value>();
-    }
-    return std::optional(std::move(values[0]));
-  }
-  if (a.space.dims.empty() || count == 0) return std::optional(json::Value::MakeArray());
-  size_t next = 0;
-  return std::optional(Nest(values, a.space.dims, 0, next));
+  return ShapeAttributeValues(a.name, std::move(values), a.space.dims, count);
 }
 
 }  // namespace
@@ -142,26 +101,14 @@ Result<AttributeSet> ReadNativeAttributes(NativeContext& context,
   AttributeSet set;
   for (const Attribute& a : attributes) {
     const std::string_view n(a.name);
-    if (n.find("_Netcdf4") != std::string_view::npos) set.netcdf_variable = true;
-    if (n == "_FillValue") set.has_fill_value = true;
-    if (n == "DIMENSION_LIST") set.has_dimension_list = true;
-    if (IsHiddenAttribute(n) && n != "CLASS") continue;
+    if (!NoteAttributeName(n, set)) continue;
     auto value = ConvertAttribute(context, a, set);
     if (!context.fallback_reason.empty()) return set;
     if (!value.ok()) {
       set.skipped.push_back(fmt::format("attribute '{}': {}", n, value.status().message()));
       continue;
     }
-    if (n == "CLASS") {
-      set.is_dimension_scale =
-          !value->has_value() ||
-          (value->value().is_string() && value->value().as_string() == "DIMENSION_SCALE");
-      continue;
-    }
-    if (n == "units" && value->has_value() && value->value().is_string()) {
-      set.units = value->value().as_string();
-    }
-    if (value->has_value()) set.attrs.Set(n, std::move(**value));
+    StoreAttribute(n, std::move(*value), set);
   }
   return set;
 }

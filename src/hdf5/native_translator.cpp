@@ -9,6 +9,7 @@
 
 #include "hdf5/chunk_references.h"
 #include "hdf5/native_types.h"
+#include "hdf5/translation_output.h"
 #include "hdf5/vlen_embedding.h"
 #include "hdf5/zarr_filters.h"
 #include "kerchunk/hdf5/chunk_index.h"
@@ -41,15 +42,13 @@ class ObjectWalk {
       return DataLossError("group /{}: nested more than {} groups deep", path, kMaxGroupDepth);
     }
     seen_.insert(address);
-    KERCHUNK_ASSIGN_OR_RETURN(
-        DataObject object,
-        ReadDataObject(file_, address).Annotate(fmt::format("object /{}", path)));
+    KERCHUNK_ASSIGN_OR_RETURN(DataObject object,
+                              ReadDataObject(file_, address).Annotate("object /{}", path));
     const bool group = object.kind() == ObjectKind::kGroup;
     objects.push_back({path, object});
     if (!group) return OkStatus();
-    KERCHUNK_ASSIGN_OR_RETURN(
-        std::vector<Link> links,
-        ListGroupLinks(file_, object).Annotate(fmt::format("group /{}", path)));
+    KERCHUNK_ASSIGN_OR_RETURN(std::vector<Link> links,
+                              ListGroupLinks(file_, object).Annotate("group /{}", path));
     for (const Link& link : links) {
       if (link.type != LinkType::kHard || seen_.count(link.address)) continue;
       const std::string child = path.empty() ? link.name : path + "/" + link.name;
@@ -64,14 +63,6 @@ class ObjectWalk {
   const File& file_;
   std::unordered_set<uint64_t> seen_;
 };
-
-std::string MetaKey(const std::string& path, std::string_view name) {
-  return path.empty() ? std::string(name) : fmt::format("{}/{}", path, name);
-}
-
-void AddText(ReferenceSet& refs, std::string key, std::string text) {
-  refs.entries.push_back(Entry{std::move(key), EntryValue::Text(std::move(text))});
-}
 
 // Everything about a dataset that decides how it is translated (ReadFacts in the oracle).
 struct DatasetFacts {
@@ -112,14 +103,7 @@ Result<DatasetFacts> ReadFacts(NativeContext& context, const DataObject& o) {
 }
 
 ZarrArrayMeta BaseMeta(const DatasetFacts& f) {
-  ZarrArrayMeta meta;
-  meta.shape = f.space.dims;
-  meta.chunks = f.chunks;
-  meta.dtype = f.numpy.dtype;
-  meta.compressor = json::Value::Null();
-  meta.filters = json::Value::Null();
-  meta.fill_value = json::Value::Null();
-  return meta;
+  return BaseArrayMeta(f.space.dims, f.chunks, f.numpy);
 }
 
 Result<ArrayRefs*> AddArrayMetadata(NativeContext& context, const std::string& path,
@@ -128,28 +112,15 @@ Result<ArrayRefs*> AddArrayMetadata(NativeContext& context, const std::string& p
   KERCHUNK_ASSIGN_OR_RETURN(
       json::Value dims,
       NativeArrayDimensions(context, f.attribute_list, path, f.space.dims.size(), f.attributes));
-  json::Value attrs = f.attributes.attrs;
-  attrs.Set("_ARRAY_DIMENSIONS", std::move(dims));
-  for (const std::string& s : f.attributes.skipped) {
-    context.result->warnings.push_back(fmt::format("dataset /{}: {} left out", path, s));
-  }
-  ReferenceSet& refs = context.result->refs;
-  AddText(refs, MetaKey(path, ".zarray"), meta.ToJson().Dump());
-  AddText(refs, MetaKey(path, ".zattrs"), attrs.Dump());
-  return &refs.AddArray(path, std::move(grid));
+  return &AddArrayEntries(*context.result, path, meta, std::move(grid), f.attributes,
+                          std::move(dims));
 }
 
 Status HandleUnsupported(NativeContext& context, const std::string& path,
                          const std::string& reason) {
-  switch (context.options->on_unsupported) {
-    case OnUnsupported::kError:
-      context.policy_error = true;
-      return UnsupportedError("dataset /{}: {}", path, reason);
-    case OnUnsupported::kSkip:
-      context.result->warnings.push_back(fmt::format("dataset /{} skipped: {}", path, reason));
-      return OkStatus();
-    case OnUnsupported::kInline:
-      break;
+  if (std::optional<Status> done = RefuseOrSkip(*context.options, *context.result, path, reason)) {
+    if (!done->ok()) context.policy_error = true;
+    return *done;
   }
   // Decoding values into numpy layout (filters, type conversion) is libhdf5's job.
   context.fallback_reason =
@@ -253,7 +224,7 @@ Status TranslateStored(NativeContext& context, const DataObject& o, const std::s
     if (!listed.ok() && listed.status().code() == StatusCode::kUnsupported) {
       return HandleUnsupported(context, path, listed.status().message());
     }
-    KERCHUNK_ASSIGN_OR_RETURN(stored, std::move(listed).Annotate(fmt::format("dataset /{}", path)));
+    KERCHUNK_ASSIGN_OR_RETURN(stored, std::move(listed).Annotate("dataset /{}", path));
     if (!stored.unsupported_reason.empty()) {
       return HandleUnsupported(context, path, stored.unsupported_reason);
     }
@@ -271,22 +242,14 @@ Status TranslateStored(NativeContext& context, const DataObject& o, const std::s
 }
 
 Status TranslateGroup(NativeContext& context, const DataObject& o, const std::string& path) {
-  ReferenceSet& refs = context.result->refs;
-  AddText(refs, MetaKey(path, ".zgroup"), R"({"zarr_format":2})");
   KERCHUNK_ASSIGN_OR_RETURN(std::vector<Attribute> list, ListAttributes(*context.file, o));
   KERCHUNK_ASSIGN_OR_RETURN(AttributeSet attributes, ReadNativeAttributes(context, list));
-  for (const std::string& s : attributes.skipped) {
-    context.result->warnings.push_back(fmt::format("group /{}: {} left out", path, s));
-  }
-  if (!attributes.attrs.as_object().empty()) {
-    AddText(refs, MetaKey(path, ".zattrs"), attributes.attrs.Dump());
-  }
+  AddGroupEntries(*context.result, path, attributes);
   return OkStatus();
 }
 
 Status TranslateDataset(NativeContext& context, const DataObject& o, const std::string& path) {
-  KERCHUNK_ASSIGN_OR_RETURN(DatasetFacts f,
-                            ReadFacts(context, o).Annotate(fmt::format("dataset /{}", path)));
+  KERCHUNK_ASSIGN_OR_RETURN(DatasetFacts f, ReadFacts(context, o).Annotate("dataset /{}", path));
   if (!context.fallback_reason.empty()) return OkStatus();
   if (f.space.space_class == DataspaceClass::kNull) {
     context.result->warnings.push_back(
@@ -305,7 +268,7 @@ Status TranslateDataset(NativeContext& context, const DataObject& o, const std::
       KERCHUNK_ASSIGN_OR_RETURN(bool has_data, HasStoredData(context, o, f));
       if (!has_data) return OkStatus();
     }
-    return TranslateEmbedded(context, o, path, f).Annotate(fmt::format("dataset /{}", path));
+    return TranslateEmbedded(context, o, path, f).Annotate("dataset /{}", path);
   }
   if (f.layout.layout_class == LayoutClass::kCompact) return TranslateCompact(context, path, f);
   return TranslateStored(context, o, path, f);

@@ -59,25 +59,6 @@ std::string FloatDtype(const Datatype& t) {
   return fmt::format("{}f{}", order, t.size);
 }
 
-NumpyType Unsupported(size_t size, std::string reason) {
-  NumpyType out;
-  out.type_class = TypeClass::kUnsupported;
-  out.file_size = size;
-  out.unsupported_reason = std::move(reason);
-  return out;
-}
-
-NumpyType Numeric(size_t size, std::string dtype, std::string_view what) {
-  if (dtype.empty()) {
-    return Unsupported(size, fmt::format("{} of {} bytes with no numpy equivalent", what, size));
-  }
-  NumpyType out;
-  out.type_class = TypeClass::kNumeric;
-  out.dtype = std::move(dtype);
-  out.file_size = size;
-  return out;
-}
-
 uint64_t LoadUnsigned(std::span<const std::byte> p, bool big_endian) {
   uint64_t v = 0;
   const size_t size = std::min<size_t>(p.size(), 8);
@@ -89,6 +70,22 @@ uint64_t LoadUnsigned(std::span<const std::byte> p, bool big_endian) {
 }
 
 }  // namespace
+
+std::vector<StructuredField> NativeStructuredFields(const Datatype& type) {
+  std::vector<StructuredField> fields;
+  for (const CompoundMember& member : type.members) {
+    StructuredField field{member.name, member.offset, {}, {}};
+    const Datatype& t = member.type.at(0);
+    if (t.type_class == DatatypeClass::kArray) {
+      field.array_dims.assign(t.array_dims.begin(), t.array_dims.end());
+      field.type = DescribeNativeType(t.base.at(0));
+    } else {
+      field.type = DescribeNativeType(t);
+    }
+    fields.push_back(std::move(field));
+  }
+  return fields;
+}
 
 std::string NativeNumericDtype(const Datatype& type) {
   switch (type.type_class) {
@@ -123,20 +120,14 @@ NumpyType DescribeNativeType(const Datatype& type) {
   const size_t size = type.size;
   switch (type.type_class) {
     case DatatypeClass::kFixedPoint:
-      return Numeric(size, NativeNumericDtype(type), "integer type");
+      return MakeNumericType(size, NativeNumericDtype(type), "integer type");
     case DatatypeClass::kBitfield:
-      return Numeric(size, NativeNumericDtype(type), "bitfield type");
+      return MakeNumericType(size, NativeNumericDtype(type), "bitfield type");
     case DatatypeClass::kFloatingPoint:
-      return Numeric(size, NativeNumericDtype(type), "float type");
+      return MakeNumericType(size, NativeNumericDtype(type), "float type");
     case DatatypeClass::kEnum: {
-      if (IsBoolEnum(type)) {
-        NumpyType out;
-        out.type_class = TypeClass::kBool;
-        out.dtype = "|b1";
-        out.file_size = 1;
-        return out;
-      }
-      return Numeric(size, NativeNumericDtype(type), "enum type");
+      if (IsBoolEnum(type)) return MakeBoolType();
+      return MakeNumericType(size, NativeNumericDtype(type), "enum type");
     }
     case DatatypeClass::kString: {
       NumpyType out;
@@ -157,20 +148,21 @@ NumpyType DescribeNativeType(const Datatype& type) {
       const std::string element = NativeNumericDtype(base);
       if (element.empty() || base.type_class == DatatypeClass::kEnum ||
           base.type_class == DatatypeClass::kBitfield) {
-        return Unsupported(size, "variable-length sequence of a non-numeric type");
+        return MakeUnsupportedType(size, "variable-length sequence of a non-numeric type");
       }
       out.type_class = TypeClass::kVlenSequence;
       out.element_dtype = LittleEndianDtype(element);
       return out;
     }
     case DatatypeClass::kCompound:
+      return DescribeCompound(size, NativeStructuredFields(type));
     case DatatypeClass::kOpaque:
     case DatatypeClass::kArray:
     case DatatypeClass::kReference:
     case DatatypeClass::kTime:
-      return Unsupported(size, DatatypeClassName(type.type_class));
+      return MakeUnsupportedType(size, DatatypeClassName(type.type_class));
   }
-  return Unsupported(size, DatatypeClassName(type.type_class));
+  return MakeUnsupportedType(size, DatatypeClassName(type.type_class));
 }
 
 uint64_t LoadBits(std::span<const std::byte> element, const Datatype& type) {

@@ -8,6 +8,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "hdf5/numpy_type.h"
 #include "kerchunk/hdf5/datatype.h"
@@ -19,6 +20,10 @@ namespace kerchunk::hdf5::internal {
 /// The numpy dtype string and value kind of `type`, with the same rules and reasons as the
 /// libhdf5-based DescribeType (datatype_mapping.h).
 NumpyType DescribeNativeType(const Datatype& type);
+
+/// The members of a compound type in message order, each described by DescribeNativeType
+/// (array-typed members by their base type and dimensions), for DescribeCompound.
+std::vector<StructuredField> NativeStructuredFields(const Datatype& type);
 
 /// The numpy dtype of an integer, bitfield, float or enum (its base) in the file's byte order;
 /// "" when numpy has none.

@@ -300,21 +300,6 @@ Result<json::Value> NativeArrayDimensions(NativeContext& context,
 
 namespace {
 
-json::Value StringFill(std::string_view raw) {
-  while (!raw.empty() && raw.back() == '\0') raw.remove_suffix(1);
-  return json::Value::String(Base64Encode(raw.empty() ? std::string_view(" ") : raw));
-}
-
-bool FitsInteger(double v, std::string_view dtype) {
-  if (!std::isfinite(v) || std::floor(v) != v) return false;
-  const auto size = DtypeItemSize(dtype).value_or(8);
-  const bool is_signed = dtype.size() > 1 && dtype[1] == 'i';
-  const double bits = 8.0 * static_cast<double>(size);
-  const double lo = is_signed ? -std::pow(2.0, bits - 1) : 0.0;
-  const double hi = is_signed ? std::pow(2.0, bits - 1) - 1 : std::pow(2.0, bits) - 1;
-  return v >= lo && v <= hi;
-}
-
 // `v` stored in the byte order and width of the integer or float dtype ("<i2", ">f4").
 std::string StoreNumber(double as_double, int64_t as_int, uint64_t as_uint, bool from_integer,
                         bool from_signed, std::string_view dtype) {
@@ -358,14 +343,19 @@ Result<json::Value> FillValueAttribute(NativeContext& context, const Attribute& 
     context.fallback_reason = fmt::format("dataset /{}: _FillValue {}", path, why);
     return json::Value::Null();
   };
+  if (IsCompoundNumpyType(numpy)) {
+    if (!SameDatatype(a.type, type)) return InvalidArgumentError("{}", kCompoundFillMismatch);
+    const std::string raw(reinterpret_cast<const char*>(a.data.data()), a.type.size);
+    return EncodeTypedFillValue(raw, numpy);
+  }
   if (numpy.type_class == TypeClass::kFixedString) {
     if (cls != DatatypeClass::kString) return InvalidArgumentError("_FillValue is not a string");
     if (a.type.IsVlenString()) return fallback("is a variable-length string");
     const std::string_view e(reinterpret_cast<const char*>(a.data.data()), a.type.size);
     const bool same = a.type.size == type.size && a.type.padding == type.padding &&
                       a.type.charset == type.charset;
-    return StringFill(same ? std::string(e)
-                           : ConvertFixedString(e, a.type.padding, type.size, type.padding));
+    return StringFillValue(same ? std::string(e)
+                                : ConvertFixedString(e, a.type.padding, type.size, type.padding));
   }
   if (cls != DatatypeClass::kFixedPoint && cls != DatatypeClass::kFloatingPoint &&
       cls != DatatypeClass::kEnum) {
@@ -377,7 +367,7 @@ Result<json::Value> FillValueAttribute(NativeContext& context, const Attribute& 
     if (cls != DatatypeClass::kEnum && integer_dtype) {
       const std::optional<double> v =
           cls == DatatypeClass::kFloatingPoint ? FloatValue(a.data, a.type) : std::nullopt;
-      if (v && !FitsInteger(*v, dtype)) return fallback("does not fit");
+      if (v && !FitsIntegerDtype(*v, dtype)) return fallback("does not fit");
     }
     const std::string raw(reinterpret_cast<const char*>(a.data.data()), a.type.size);
     return EncodeFillValue(raw, dtype);
@@ -408,7 +398,7 @@ Result<json::Value> FillValueAttribute(NativeContext& context, const Attribute& 
     as_double = *v;
   }
   if (dtype[1] == 'i' || dtype[1] == 'u') {
-    if (!FitsInteger(as_double, dtype)) {
+    if (!FitsIntegerDtype(as_double, dtype)) {
       json::Value shown = json::Value::Double(as_double);
       return InvalidArgumentError("_FillValue {} does not fit dtype {}", shown.Dump(), dtype);
     }
@@ -427,8 +417,7 @@ Result<json::Value> HdfFillValue(const DataObject& o, const Datatype& type,
   if (fill.state == FillValueState::kUndefined) return json::Value::Null();
   std::string raw = fill.value;
   raw.resize(type.size, '\0');
-  if (numpy.type_class == TypeClass::kFixedString) return StringFill(raw);
-  return EncodeFillValue(raw, numpy.dtype);
+  return EncodeTypedFillValue(raw, numpy);
 }
 
 }  // namespace
@@ -437,26 +426,14 @@ Result<json::Value> NativeFillValue(NativeContext& context, const DataObject& o,
                                     const Datatype& type, const NumpyType& numpy,
                                     const std::vector<Attribute>& attributes,
                                     const AttributeSet& set, const std::string& path) {
-  const TypeClass cls = numpy.type_class;
-  if (cls == TypeClass::kVlenString || cls == TypeClass::kVlenSequence) return json::Value::Null();
-  json::Value fill;
-  const bool datetime = set.units && set.units->find("since") != std::string::npos;
-  if (cls == TypeClass::kFixedString) {
-    KERCHUNK_ASSIGN_OR_RETURN(fill, HdfFillValue(o, type, numpy));
-    if (fill.is_null()) fill = StringFill("");
-  } else if (!datetime && !set.netcdf_variable) {
-    KERCHUNK_ASSIGN_OR_RETURN(fill, HdfFillValue(o, type, numpy));
-  }
-  if (set.has_fill_value) {
-    auto from_attribute =
-        FillValueAttribute(context, *FindAttribute(attributes, "_FillValue"), type, numpy, path);
-    if (!context.fallback_reason.empty()) return json::Value::Null();
-    if (from_attribute.ok()) return std::move(*from_attribute);
-    context.result->warnings.push_back(
-        fmt::format("dataset /{}: fill_value null: {}", path, from_attribute.status().message()));
-    return json::Value::Null();
-  }
-  return fill;
+  return KerchunkFillValue(
+      numpy, set, [&] { return HdfFillValue(o, type, numpy); },
+      [&] {
+        // A fallback (set by the conversion) discards the translation: its value is moot.
+        return FillValueAttribute(context, *FindAttribute(attributes, "_FillValue"), type, numpy,
+                                  path);
+      },
+      context.result->warnings, path);
 }
 
 }  // namespace kerchunk::hdf5::internal

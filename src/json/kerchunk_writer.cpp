@@ -1,6 +1,8 @@
 // Kerchunk version 1 JSON writer: one key per line, each array's chunks right after its
 // metadata, numbers and keys formatted without temporary strings.
+#include <algorithm>
 #include <charconv>
+#include <cstdint>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -9,6 +11,7 @@
 #include "kerchunk/json/kerchunk_json.h"
 #include "kerchunk/util/base64.h"
 #include "kerchunk/util/file_io.h"
+#include "kerchunk/util/parallel.h"
 
 namespace kerchunk {
 namespace {
@@ -19,6 +22,20 @@ void AppendUint(std::string& out, uint64_t v) {
   out.append(buf, end);
 }
 
+size_t Digits(uint64_t v) {
+  size_t n = 1;
+  while (v >= 10) v /= 10, ++n;
+  return n;
+}
+
+// Longest chunk key suffix of an array ("12.0.3"): the digits of the largest index per
+// dimension plus separators.
+size_t MaxKeySuffix(const ChunkGrid& grid) {
+  size_t n = grid.rank() == 0 ? 1 : grid.rank() - 1;
+  for (uint64_t count : grid.counts()) n += Digits(count == 0 ? 0 : count - 1);
+  return n;
+}
+
 // Template name of url id `id`: "u0", "u1", ... "uz", "u10" (base 36 keeps names short).
 std::string TemplateName(uint32_t id) {
   char buf[16] = {'u'};
@@ -26,10 +43,22 @@ std::string TemplateName(uint32_t id) {
   return std::string(buf, end);
 }
 
+// Every item is written as ",\n<key>:<value>", and the comma of the document's first item
+// dropped. What the writer emits, in order: a run of metadata/plain entries, or a run of rows of
+// one array. Pieces are serialized independently (in parallel for large sets) and concatenated.
+struct Piece {
+  size_t first = 0;         ///< entries: first index; rows: first row
+  size_t end = 0;           ///< one past the last
+  size_t array = SIZE_MAX;  ///< SIZE_MAX for a run of entries
+};
+
+// Rows of one array serialized as one piece: large enough that a piece's fixed costs vanish,
+// small enough that two threads finish together.
+constexpr size_t kRowsPerPiece = 32768;
+
 class Writer {
  public:
-  Writer(const ReferenceSet& refs, const WriteOptions& options, std::string& out)
-      : refs_(refs), options_(options), out_(out) {
+  Writer(const ReferenceSet& refs, const WriteOptions& options) : refs_(refs), options_(options) {
     url_json_.reserve(refs.urls.size());
     for (uint32_t id = 0; id < refs.urls.size(); ++id) {
       std::string quoted;
@@ -38,15 +67,65 @@ class Writer {
       } else {
         json::AppendString(quoted, refs.urls[id]);
       }
+      max_url_json_ = std::max(max_url_json_, quoted.size());
       url_json_.push_back(std::move(quoted));
     }
   }
 
-  void Write() {
-    out_ += "{\"version\":1,";
-    if (options_.templates && refs_.urls.size() > 0) WriteTemplates();
-    out_ += "\"refs\":{";
-    // Each array's chunks follow its last metadata entry (".zarray"/".zattrs").
+  // The document in parts whose concatenation is the text: the opening (up to "refs":{), the
+  // items, the closing. Serialized on options.threads when the set is large: each piece of
+  // items is then a part of its own, so the text is never copied into one string.
+  std::vector<std::string> Parts() const {
+    std::vector<std::string> parts(1);
+    WriteOpening(parts[0]);
+    const std::vector<Piece> pieces = Plan();
+    const unsigned threads = ResolveThreads(options_.threads);
+    if (threads <= 1 || refs_.ChunkCount() < 2 * kRowsPerPiece) {
+      parts.emplace_back().reserve(SizeBound());
+      WriteItems(pieces, parts.back());
+    } else {
+      std::vector<std::string> texts = SerializeInParallel(pieces, threads);
+      for (std::string& t : texts) {
+        if (t.empty()) continue;
+        if (parts.size() == 1) t.erase(0, 1);  // the first item has no comma
+        parts.push_back(std::move(t));
+      }
+    }
+    parts.emplace_back("\n}}\n");
+    return parts;
+  }
+
+  // The document appended to `out`, on one thread.
+  void Write(std::string& out) const {
+    WriteOpening(out);
+    WriteItems(Plan(), out);
+    out += "\n}}\n";
+  }
+
+  // Upper bounds of what is written, reserved before writing so that a text never grows by
+  // reallocation, which briefly holds the old and the new buffer (about 2.5 times the JSON at
+  // the peak, ~165 MB for a million references); capacity reserved but never written costs
+  // address space, not resident memory. A range is [url,offset,length] and separators.
+  size_t RangeBound() const { return max_url_json_ + 2 * 20 + 8; }
+  size_t RowBound(const ArrayRefs& a) const {
+    return 6 * a.path().size() + MaxKeySuffix(a.grid()) + 8 + RangeBound();
+  }
+  size_t SizeBound() const {
+    size_t total = 1024;
+    for (const std::string& url : url_json_) total += url.size() + 24;  // templates
+    for (const Entry& e : refs_.entries) {
+      total += 6 * (e.key.size() + e.value.data.size()) + RangeBound() + 8;  // \uXXXX at worst
+    }
+    for (const ArrayRefs& a : refs_.arrays) {
+      total += a.size() * RowBound(a) + 6 * a.inline_data().size();
+    }
+    return total;
+  }
+
+ private:
+  // The pieces in output order: each array's chunks follow its last metadata entry
+  // (".zarray"/".zattrs"); arrays without metadata come first.
+  std::vector<Piece> Plan() const {
     // last_metadata[path] = 1 + index of the last ".z*" entry directly under that path.
     std::unordered_map<std::string_view, size_t> last_metadata;
     for (size_t e = 0; e < refs_.entries.size(); ++e) {
@@ -62,124 +141,170 @@ class Writer {
       auto it = last_metadata.find(refs_.arrays[a].path());
       arrays_after[it == last_metadata.end() ? 0 : it->second].push_back(a);
     }
-    for (size_t a : arrays_after[0]) WriteArray(refs_.arrays[a]);
+    std::vector<Piece> pieces;
+    auto add_arrays = [&](const std::vector<size_t>& arrays) {
+      for (size_t a : arrays) {
+        for (size_t r = 0; r < refs_.arrays[a].size(); r += kRowsPerPiece) {
+          pieces.push_back({r, std::min(r + kRowsPerPiece, refs_.arrays[a].size()), a});
+        }
+      }
+    };
+    add_arrays(arrays_after[0]);
     for (size_t e = 0; e < refs_.entries.size(); ++e) {
-      WriteEntry(refs_.entries[e]);
-      for (size_t a : arrays_after[e + 1]) WriteArray(refs_.arrays[a]);
+      if (!pieces.empty() && pieces.back().array == SIZE_MAX && pieces.back().end == e) {
+        pieces.back().end = e + 1;
+      } else {
+        pieces.push_back({e, e + 1, SIZE_MAX});
+      }
+      add_arrays(arrays_after[e + 1]);
     }
-    out_ += "\n}}\n";
+    return pieces;
   }
 
- private:
-  void WriteTemplates() {
-    out_ += "\"templates\":{";
-    for (uint32_t id = 0; id < refs_.urls.size(); ++id) {
-      if (id) out_ += ',';
-      json::AppendString(out_, TemplateName(id));
-      out_ += ':';
-      json::AppendString(out_, refs_.urls[id]);
+  std::vector<std::string> SerializeInParallel(const std::vector<Piece>& pieces,
+                                               unsigned threads) const {
+    std::vector<std::string> texts(pieces.size());
+    ParallelFor(pieces.size(), threads, [&](size_t i) {
+      // Rows only: an array's inline values may sit anywhere in it, and grow the text.
+      const Piece& p = pieces[i];
+      if (p.array != SIZE_MAX)
+        texts[i].reserve((p.end - p.first) * RowBound(refs_.arrays[p.array]));
+      WritePiece(p, texts[i]);
+    });
+    return texts;
+  }
+
+  void WriteOpening(std::string& out) const {
+    out += "{\"version\":1,";
+    if (options_.templates && refs_.urls.size() > 0) WriteTemplates(out);
+    out += "\"refs\":{";
+  }
+
+  void WriteItems(const std::vector<Piece>& pieces, std::string& out) const {
+    bool written = false;
+    for (const Piece& p : pieces) {
+      const size_t start = out.size();
+      WritePiece(p, out);
+      // The first item of the document has no comma (a move of one piece at most).
+      if (!written && out.size() > start) out.erase(start, 1);
+      written |= out.size() > start;
     }
-    out_ += "},";
   }
 
-  void Separator() {
-    if (!first_) out_ += ',';
-    first_ = false;
-    out_ += '\n';
-  }
-
-  void WriteRange(uint32_t url, uint64_t offset, uint64_t length) {
-    out_ += '[';
-    out_ += url_json_[url];
-    out_ += ',';
-    AppendUint(out_, offset);
-    out_ += ',';
-    AppendUint(out_, length);
-    out_ += ']';
-  }
-
-  void WriteInline(std::string_view data, bool base64) {
-    if (base64) {
-      out_ += "\"base64:";
-      Base64EncodeTo(data, out_);
-      out_ += '"';
+  void WritePiece(const Piece& p, std::string& out) const {
+    if (p.array == SIZE_MAX) {
+      for (size_t e = p.first; e < p.end; ++e) WriteEntry(refs_.entries[e], out);
     } else {
-      json::AppendString(out_, data);
+      WriteRows(refs_.arrays[p.array], p.first, p.end, out);
     }
   }
 
-  void WriteEntry(const Entry& e) {
-    Separator();
-    json::AppendString(out_, e.key);
-    out_ += ':';
+  void WriteTemplates(std::string& out) const {
+    out += "\"templates\":{";
+    for (uint32_t id = 0; id < refs_.urls.size(); ++id) {
+      if (id) out += ',';
+      json::AppendString(out, TemplateName(id));
+      out += ':';
+      json::AppendString(out, refs_.urls[id]);
+    }
+    out += "},";
+  }
+
+  void WriteRange(uint32_t url, uint64_t offset, uint64_t length, std::string& out) const {
+    out += '[';
+    out += url_json_[url];
+    out += ',';
+    AppendUint(out, offset);
+    out += ',';
+    AppendUint(out, length);
+    out += ']';
+  }
+
+  static void WriteInline(std::string_view data, bool base64, std::string& out) {
+    if (base64) {
+      out += "\"base64:";
+      Base64EncodeTo(data, out);
+      out += '"';
+    } else {
+      json::AppendString(out, data);
+    }
+  }
+
+  void WriteEntry(const Entry& e, std::string& out) const {
+    out += ",\n";
+    json::AppendString(out, e.key);
+    out += ':';
     const EntryValue& v = e.value;
     switch (v.kind) {
       case EntryValue::Kind::kText:
-        json::AppendString(out_, v.data);
+        json::AppendString(out, v.data);
         break;
       case EntryValue::Kind::kBase64:
-        WriteInline(v.data, true);
+        WriteInline(v.data, true, out);
         break;
       case EntryValue::Kind::kRange:
-        WriteRange(v.url, v.offset, v.length);
+        WriteRange(v.url, v.offset, v.length, out);
         break;
       case EntryValue::Kind::kWholeFile:
-        out_ += '[';
-        out_ += url_json_[v.url];
-        out_ += ']';
+        out += '[';
+        out += url_json_[v.url];
+        out += ']';
         break;
       case EntryValue::Kind::kJson:
-        out_ += v.data;
+        out += v.data;
         break;
     }
   }
 
-  void WriteArray(const ArrayRefs& a) {
-    std::string quoted_prefix;
+  void WriteRows(const ArrayRefs& a, size_t begin, size_t end, std::string& out) const {
+    std::string quoted_prefix = ",\n";
     json::AppendString(quoted_prefix, a.KeyPrefix());
     quoted_prefix.pop_back();  // drop the closing quote: the chunk suffix follows
     const auto& urls = a.urls();
     const auto& offsets = a.offsets();
     const auto& lengths = a.lengths();
-    for (size_t i = 0; i < a.size(); ++i) {
-      Separator();
-      out_ += quoted_prefix;
-      a.grid().AppendKey(a.chunk_index(i), out_);
-      out_ += "\":";
+    for (size_t i = begin; i < end; ++i) {
+      out += quoted_prefix;
+      a.grid().AppendKey(a.chunk_index(i), out);
+      out += "\":";
       uint32_t u = urls[i];
       if (u == ArrayRefs::kInlineText || u == ArrayRefs::kInlineBase64) {
         ChunkRef r = a.Get(i);
-        WriteInline(r.data, r.base64);
+        WriteInline(r.data, r.base64, out);
       } else if (lengths[i] == ArrayRefs::kWholeFileLength) {
-        out_ += '[';
-        out_ += url_json_[u];
-        out_ += ']';
+        out += '[';
+        out += url_json_[u];
+        out += ']';
       } else {
-        WriteRange(u, offsets[i], lengths[i]);
+        WriteRange(u, offsets[i], lengths[i], out);
       }
     }
   }
 
   const ReferenceSet& refs_;
   const WriteOptions& options_;
-  std::string& out_;
   std::vector<std::string> url_json_;
-  bool first_ = true;
+  size_t max_url_json_ = 0;
 };
 
 }  // namespace
 
 void SerializeKerchunkJson(const ReferenceSet& refs, const WriteOptions& options,
                            std::string& out) {
-  out.reserve(out.size() + 64 * refs.ChunkCount() + 1024);
-  Writer(refs, options, out).Write();
+  Writer writer(refs, options);
+  out.reserve(out.size() + writer.SizeBound());
+  writer.Write(out);
+}
+
+std::vector<std::string> SerializeKerchunkJsonParts(const ReferenceSet& refs,
+                                                    const WriteOptions& options) {
+  return Writer(refs, options).Parts();
 }
 
 Status WriteKerchunkFile(const ReferenceSet& refs, const std::string& path,
                          const WriteOptions& options) {
-  std::string text;
-  SerializeKerchunkJson(refs, options, text);
-  return WriteFileAtomically(path, text);
+  const std::vector<std::string> parts = SerializeKerchunkJsonParts(refs, options);
+  return WriteFileAtomically(path, parts);
 }
 
 }  // namespace kerchunk

@@ -79,7 +79,7 @@ Result<ReferenceSet> Translate(const Header& header, std::span<const std::byte> 
   ChunkWriter chunks(file, options.inline_threshold);
   for (const auto& v : header.variables) {
     KERCHUNK_RETURN_IF_ERROR(
-        AddVariable(header, v, chunks, out).Annotate(fmt::format("variable \"{}\"", v.name)));
+        AddVariable(header, v, chunks, out).Annotate("variable \"{}\"", v.name));
   }
   return out;
 }

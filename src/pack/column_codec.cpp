@@ -161,7 +161,7 @@ Result<std::vector<uint64_t>> IntColumnCodec::DecodeBinary(std::string_view name
   uint64_t previous = 0;
   while (reader.remaining() > 0) {
     auto raw = ReadVarint(reader);
-    if (!raw.ok()) return std::move(raw).status().Annotate(fmt::format("column \"{}\"", field_));
+    if (!raw.ok()) return std::move(raw).status().Annotate("column \"{}\"", field_);
     uint64_t v = *raw;
     switch (type_) {
       case ColumnType::kUnsigned:

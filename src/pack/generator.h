@@ -15,9 +15,20 @@
 namespace kerchunk::pack::internal {
 
 inline constexpr std::string_view kFormatName = "kerchunk-packed";
-/// The newest version this code reads and writes. A file without "inline" values is written as
-/// version 1, which older readers read (when it is not in the container, packed_container.h).
-inline constexpr uint64_t kFormatVersion = 2;
+/// The newest version this code reads and writes. Files are written with the lowest version
+/// that holds them (FormatVersionFor), so older readers read what they can.
+inline constexpr uint64_t kFormatVersion = 3;
+
+/// 1 without "inline" values (older readers read it when it is not in the container,
+/// packed_container.h), 2 with them, 3 when some are stored inflated ("deflate"): a version-2
+/// reader would skip that field and return the inflated bytes as the values.
+inline uint64_t FormatVersionFor(const std::vector<InlineColumns>& inline_values) {
+  if (inline_values.empty()) return 1;
+  for (const InlineColumns& c : inline_values) {
+    if (!c.deflate.empty()) return 3;
+  }
+  return 2;
+}
 
 /// How a chunk length is predicted before its residual is Rice-coded.
 enum class Predictor : uint8_t {

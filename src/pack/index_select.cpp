@@ -72,7 +72,7 @@ Status CollectBox(const IndexState& s, size_t a, const Ranges& ranges, ChunkValu
       if (!InBox(grid, ranges, chunks[p], coords)) continue;
       ResolvedValue v;
       v.kind = EntryValue::Kind::kBase64;
-      v.data = values->Value(p);
+      KERCHUNK_ASSIGN_OR_RETURN(v.data, values->Value(p));
       out.emplace_back(chunks[p], v);
     }
   }
@@ -177,7 +177,7 @@ Result<ReferenceSet> PackedIndex::Extract(std::span<const std::string> keys,
                                 SelectedElementRanges(selection, s.base.arrays[it->second].grid()));
       status = CollectRelated(s, it->second, elements, chunks);
     }
-    if (!status.ok()) return std::move(status).Annotate(fmt::format("selection \"{}\"", text));
+    if (!status.ok()) return std::move(status).Annotate("selection \"{}\"", text);
   }
   for (auto& [a, values] : chunks) {
     const ArrayRefs& source = s.base.arrays[a];

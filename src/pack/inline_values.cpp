@@ -1,8 +1,11 @@
 #include "inline_values.h"
 
+#include <zstd.h>
+
 #include <algorithm>
 #include <unordered_map>
 
+#include "inline_deflate.h"
 #include "kerchunk/util/checked_math.h"
 
 namespace kerchunk::pack::internal {
@@ -26,6 +29,46 @@ InlineColumns BuildInlineColumns(const ArrayRefs& array) {
   }
   if (all_distinct) c.ids.clear();
   return c;
+}
+
+namespace {
+
+// A value inflates to at most this many times its size plus 4 KiB, and 1 MiB: a zlib stream of
+// a constant chunk can inflate a thousandfold, which would cost memory and time for nothing.
+constexpr uint64_t kMaxInflation = 64;
+constexpr uint64_t kMaxInflatedValue = uint64_t{1} << 20;
+
+// What the container's compressor (zstd level 3 on sections up to 1 MiB) makes of `data`.
+size_t CompressedSize(std::string_view data) {
+  std::string out(ZSTD_compressBound(data.size()), '\0');
+  const size_t n = ZSTD_compress(out.data(), out.size(), data.data(), data.size(), 3);
+  return ZSTD_isError(n) ? data.size() : n;
+}
+
+}  // namespace
+
+void StoreInflatedWhenSmaller(InlineColumns& c) {
+  InlineColumns inflated;
+  inflated.deflate.reserve(c.lengths.size());
+  std::string_view data = c.data;
+  int level = 6;
+  bool any = false;
+  for (uint64_t length : c.lengths) {
+    const std::string_view value = data.substr(0, length);
+    data.remove_prefix(length);
+    const uint64_t limit = std::min(kMaxInflatedValue, kMaxInflation * length + 4096);
+    std::optional<InflatedValue> v = InflateReproducibly(value, level, limit);
+    if (v) level = v->level;
+    const std::string_view stored = v ? std::string_view(v->bytes) : value;
+    inflated.lengths.push_back(stored.size());
+    inflated.data += stored;
+    inflated.deflate.push_back(v ? static_cast<uint64_t>(v->level) : 0);
+    any |= v.has_value();
+  }
+  if (!any || CompressedSize(inflated.data) >= CompressedSize(c.data)) return;
+  c.lengths = std::move(inflated.lengths);
+  c.data = std::move(inflated.data);
+  c.deflate = std::move(inflated.deflate);
 }
 
 Result<std::unique_ptr<InlineDecoder>> InlineDecoder::Make(InlineColumns columns) {
@@ -59,6 +102,15 @@ Result<std::unique_ptr<InlineDecoder>> InlineDecoder::Make(InlineColumns columns
     return DataLossError("\"lengths\": the values take {} of the {} bytes of \"data\"", at,
                          c.data.size());
   }
+  if (!c.deflate.empty()) {
+    if (c.deflate.size() != distinct) {
+      return DataLossError("\"deflate\": {} levels for {} values", c.deflate.size(), distinct);
+    }
+    for (uint64_t level : c.deflate) {
+      if (level > 9) return DataLossError("\"deflate\": {} is not a zlib level", level);
+    }
+    d->deflated_.resize(distinct);
+  }
   return d;
 }
 
@@ -68,9 +120,16 @@ std::optional<size_t> InlineDecoder::Find(uint64_t chunk) const {
   return static_cast<size_t>(it - c_.chunks.begin());
 }
 
-std::string_view InlineDecoder::Value(size_t position) const {
+Result<std::string_view> InlineDecoder::Value(size_t position) const {
   const uint64_t id = c_.ids.empty() ? position : c_.ids[position];
-  return std::string_view(c_.data).substr(start_[id], c_.lengths[id]);
+  if (c_.deflate.empty() || c_.deflate[id] == 0) return Stored(id);
+  std::lock_guard lock(deflated_mutex_);
+  if (!deflated_[id]) {
+    KERCHUNK_ASSIGN_OR_RETURN(std::string bytes,
+                              DeflateAtLevel(Stored(id), static_cast<int>(c_.deflate[id])));
+    deflated_[id] = std::make_unique<const std::string>(std::move(bytes));
+  }
+  return std::string_view(*deflated_[id]);
 }
 
 }  // namespace kerchunk::pack::internal

@@ -12,6 +12,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -28,12 +29,20 @@ struct InlineColumns {
   std::vector<uint64_t> chunks;   ///< chunk index of each value, strictly increasing
   std::vector<uint64_t> ids;      ///< per value, its distinct value; empty: all distinct
   std::vector<uint64_t> lengths;  ///< bytes of each distinct value
-  std::string data;               ///< the distinct values, concatenated
+  std::string data;               ///< the distinct values (or their content), concatenated
+  /// Per distinct value: 0 = `data` holds the value; 1-9 = `data` holds the content of a zlib
+  /// stream, and the value is zlib's compress2 of it at that level (inline_deflate.h). Empty:
+  /// all 0.
+  std::vector<uint64_t> deflate;
 };
 
 /// The inline values of `array` (its chunks that are inline "base64:" data; it must have no
 /// plain-text inline values).
 InlineColumns BuildInlineColumns(const ArrayRefs& array);
+
+/// Stores the values that are reproducible zlib streams inflated, when the container's
+/// compressor then takes fewer bytes for `data` (measured with it); else leaves `c` as it is.
+void StoreInflatedWhenSmaller(InlineColumns& c);
 
 /// Reads the values of validated columns.
 class InlineDecoder {
@@ -46,13 +55,22 @@ class InlineDecoder {
   size_t size() const { return c_.chunks.size(); }
   /// Position of the value of `chunk`, if the array has one inline.
   std::optional<size_t> Find(uint64_t chunk) const;
-  /// The bytes of value `position` (a view into the decoder).
-  std::string_view Value(size_t position) const;
+  /// The bytes of value `position`: a view into the decoder, valid as long as it. A value
+  /// stored inflated is deflated on its first use and kept (thread-safe).
+  Result<std::string_view> Value(size_t position) const;
 
  private:
   explicit InlineDecoder(InlineColumns columns) : c_(std::move(columns)) {}
+  std::string_view Stored(uint64_t id) const {
+    return std::string_view(c_.data).substr(start_[id], c_.lengths[id]);
+  }
+
   InlineColumns c_;
   std::vector<uint64_t> start_;  // per distinct value: its offset in data
+  // Values stored inflated, deflated again on first use; never freed before the decoder, so
+  // views into them stay valid.
+  mutable std::mutex deflated_mutex_;
+  mutable std::vector<std::unique_ptr<const std::string>> deflated_;
 };
 
 }  // namespace kerchunk::pack::internal

@@ -228,6 +228,9 @@ std::vector<internal::InlineColumns> InlineSection(const ReferenceSet& refs, boo
     std::string text;
     internal::AppendInline(text, c, readable);
     if (text.size() + 2 >= verbatim) continue;
+    // Decided on the values as they are: stored inflated they may take more bytes before the
+    // container's compressor, and fewer after it.
+    internal::StoreInflatedWhenSmaller(c);
     moved[i] = true;
     out.push_back(std::move(c));
   }
@@ -332,6 +335,8 @@ Result<PackedText> Pack(const ReferenceSet& refs, const PackOptions& options) {
     internal::AppendInline(inline_text, c, options.readable, bytes);
     summary.inline_values += c.chunks.size();
     summary.inline_distinct += c.lengths.size();
+    summary.inline_inflated += static_cast<uint64_t>(
+        std::count_if(c.deflate.begin(), c.deflate.end(), [](uint64_t l) { return l != 0; }));
     summary.inline_bytes += out.blobs.size() - blobs_before;
   }
   summary.inline_bytes += inline_text.size();
@@ -339,7 +344,7 @@ Result<PackedText> Pack(const ReferenceSet& refs, const PackOptions& options) {
   const std::string verbatim = SerializeSmallest(VerbatimSet(refs, generated, inlined));
   const std::string document = internal::EmbeddedDocumentMember(verbatim);
   summary.verbatim_bytes = document.size();
-  const uint64_t version = inline_values.empty() ? 1 : internal::kFormatVersion;
+  const uint64_t version = internal::FormatVersionFor(inline_values);
   out.text = writer.Finish(summary.checksum, document, urls.urls(), inline_text, version);
   return out;
 }

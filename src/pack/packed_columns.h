@@ -21,5 +21,6 @@ inline const IntColumnCodec kFileUrl{"files.url", ColumnType::kDrifting};
 inline const IntColumnCodec kInlineChunks{"inline.chunks", ColumnType::kNondecreasing};
 inline const IntColumnCodec kInlineIds{"inline.ids", ColumnType::kDrifting};
 inline const IntColumnCodec kInlineLengths{"inline.lengths", ColumnType::kUnsigned};
+inline const IntColumnCodec kInlineDeflate{"inline.deflate", ColumnType::kUnsigned};
 
 }  // namespace kerchunk::pack::internal::columns

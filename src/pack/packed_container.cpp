@@ -36,10 +36,18 @@ constexpr size_t kMediumBlobs = size_t{1} << 20;
 constexpr int kMediumBlobLevel = 3;
 constexpr int kLargeBlobLevel = 1;
 
+// Whether a text is compressed against the dictionary. It supplies the vocabulary a small text
+// has too little of to learn; a text of megabytes has its own, and there the dictionary only
+// costs (zstd -19 of the 6 MB NEON index: 1,782,328 bytes with it, 1,781,613 without, against
+// 1,782,112 for `zstd -19` of the Kerchunk JSON). A frame compressed without it is still
+// decompressed with it: its matches never reach before its own first byte, so the dictionary
+// in front changes nothing, and the format stays one rule for readers.
+bool UsesDictionary(std::string_view text) { return text.size() <= kMediumText; }
+
 std::string Compress(std::string_view text, int level) {
   std::unique_ptr<ZSTD_CCtx, decltype(&ZSTD_freeCCtx)> cctx(ZSTD_createCCtx(), ZSTD_freeCCtx);
   if (!cctx) throw std::bad_alloc();
-  const std::string_view dict = ContainerDictionary();
+  const std::string_view dict = UsesDictionary(text) ? ContainerDictionary() : std::string_view();
   std::string out(kContainerMagic);
   out.resize(kContainerMagic.size() + ZSTD_compressBound(text.size()));
   const size_t n = ZSTD_compress_usingDict(cctx.get(), out.data() + kContainerMagic.size(),

@@ -75,7 +75,7 @@ Result<std::optional<ResolvedValue>> PackedIndex::Resolve(std::string_view key) 
     if (auto position = values->Find(chunk->second)) {
       ResolvedValue v;
       v.kind = EntryValue::Kind::kBase64;
-      v.data = values->Value(*position);
+      KERCHUNK_ASSIGN_OR_RETURN(v.data, values->Value(*position));
       return std::optional(v);
     }
   }
@@ -87,7 +87,7 @@ Result<std::optional<ResolvedValue>> PackedIndex::Resolve(std::string_view key) 
   std::optional<ResolvedValue> out;
   Status status = g.Decode(*index, *index + 1, [&](const DecodedRef& r) { out = s.Generated(r); });
   if (!status.ok()) {
-    return std::move(status).Annotate(fmt::format("generator {}", member->generator));
+    return std::move(status).Annotate("generator {}", member->generator);
   }
   return out;
 }
@@ -112,12 +112,13 @@ Result<ReferenceSet> PackedIndex::UnpackAll(const UnpackOptions& options) const 
     Status status = g.Decode(0, g.references(), [&](const DecodedRef& r) {
       arrays[r.var]->AddRange(r.chunk, url_ids[r.url], r.offset, r.length);
     });
-    if (!status.ok()) return std::move(status).Annotate(fmt::format("generator {}", gi));
+    if (!status.ok()) return std::move(status).Annotate("generator {}", gi);
   }
   for (const auto& values : s.inline_values) {
     ArrayRefs* array = out.FindArray(values->columns().variable);
     for (size_t p = 0; p < values->size(); ++p) {
-      array->AddInline(values->columns().chunks[p], values->Value(p), true);
+      KERCHUNK_ASSIGN_OR_RETURN(std::string_view bytes, values->Value(p));
+      array->AddInline(values->columns().chunks[p], bytes, true);
     }
   }
   // Arrays holding verbatim chunks as well need sorting; the others are already in order.

@@ -386,6 +386,8 @@ Result<InlineColumns> ReadInline(od::value v, Blobs blobs) {
           KERCHUNK_ASSIGN_OR_RETURN(c.ids, ReadColumn(x, columns::kInlineIds, blobs));
         } else if (key == "lengths") {
           KERCHUNK_ASSIGN_OR_RETURN(c.lengths, ReadColumn(x, columns::kInlineLengths, blobs));
+        } else if (key == "deflate") {
+          KERCHUNK_ASSIGN_OR_RETURN(c.deflate, ReadColumn(x, columns::kInlineDeflate, blobs));
         } else if (key == "data") {
           return ReadData(x, "inline.data", c.data, blobs);
         }
@@ -417,8 +419,8 @@ Status ReadTopLevel(od::document& doc, PackedContents& out, Blobs blobs) {
                           if (auto err = item.get(object)) return JsonError(err, key, "an object");
                           auto values = ReadInline(object, blobs);
                           if (!values.ok()) {
-                            return std::move(values).status().Annotate(
-                                fmt::format("inline values {}", out.inline_values.size()));
+                            return std::move(values).status().Annotate("inline values {}",
+                                                                       out.inline_values.size());
                           }
                           out.inline_values.push_back(std::move(*values));
                         }
@@ -441,8 +443,8 @@ Status ReadTopLevel(od::document& doc, PackedContents& out, Blobs blobs) {
                           if (auto err = item.get(g)) return JsonError(err, key, "a generator");
                           auto generator = ReadGenerator(g, blobs);
                           if (!generator.ok()) {
-                            return std::move(generator).status().Annotate(
-                                fmt::format("generator {}", out.generators.size()));
+                            return std::move(generator).status().Annotate("generator {}",
+                                                                          out.generators.size());
                           }
                           out.generators.push_back(std::move(*generator));
                         }

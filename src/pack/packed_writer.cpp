@@ -149,6 +149,10 @@ void AppendInline(std::string& out, const InlineColumns& c, bool readable,
   }
   out += ",\"lengths\":";
   columns::kInlineLengths.Encode(c.lengths, readable, out, bytes);
+  if (!c.deflate.empty()) {
+    out += ",\"deflate\":";
+    columns::kInlineDeflate.Encode(c.deflate, readable, out, bytes);
+  }
   out += ",\"data\":";
   bytes.Append(c.data, out);
   out += '}';
@@ -170,7 +174,7 @@ std::string SerializePacked(const PackedContents& c, bool readable) {
     AppendInline(inline_text, v, readable);
   }
   const std::string document = EmbeddedDocumentMember(c.kerchunk_json);
-  const uint64_t version = c.inline_values.empty() ? 1 : kFormatVersion;
+  const uint64_t version = FormatVersionFor(c.inline_values);
   return writer.Finish(c.checksum, document, c.urls, inline_text, version);
 }
 

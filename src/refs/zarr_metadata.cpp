@@ -6,6 +6,7 @@
 
 #include "kerchunk/refs/chunk_grid.h"
 #include "kerchunk/util/checked_math.h"
+#include "refs/zarr_dtype.h"
 
 namespace kerchunk {
 namespace {
@@ -110,7 +111,12 @@ Result<ChunkGrid> ZarrArrayMeta::Grid() const {
 }
 
 std::optional<uint64_t> ZarrArrayMeta::ItemSize() const {
-  if (!dtype_json.is_null() && !dtype_json.is_string()) return std::nullopt;
+  if (!dtype_json.is_null() && !dtype_json.is_string()) {
+    // A record dtype: numpy packs its fields, so the item size is their sum.
+    auto parsed = internal::ParseDtype(dtype_json);
+    if (!parsed.ok()) return std::nullopt;
+    return parsed->itemsize;
+  }
   return DtypeItemSize(dtype);
 }
 

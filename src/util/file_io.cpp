@@ -230,4 +230,10 @@ Status WriteFileAtomically(const std::string& path, std::string_view contents) {
   return out.Commit();
 }
 
+Status WriteFileAtomically(const std::string& path, const std::vector<std::string>& parts) {
+  KERCHUNK_ASSIGN_OR_RETURN(auto out, AtomicOutputFile::Create(path));
+  for (const std::string& part : parts) KERCHUNK_RETURN_IF_ERROR(out.Write(part));
+  return out.Commit();
+}
+
 }  // namespace kerchunk

@@ -1,5 +1,7 @@
 #include "hdf5_translate/array_decoder.h"
 
+#include <gtest/gtest.h>
+#include <hdf5.h>
 #include <zlib.h>
 
 #include <vector>
@@ -94,6 +96,55 @@ Result<std::string> AssembleArray(const ArrayRefs& array, const ZarrArrayMeta& m
     }
   }
   return out;
+}
+
+namespace {
+
+// The dataset's values in its file type (no conversion), and its fill value's bytes.
+struct LibraryView {
+  std::string values;
+  std::string fill;
+};
+
+LibraryView ReadWithLibrary(const std::string& file_path, const std::string& dataset) {
+  LibraryView view;
+  hid_t f = H5Fopen(file_path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+  hid_t d = H5Dopen2(f, dataset.c_str(), H5P_DEFAULT);
+  hid_t t = H5Dget_type(d), s = H5Dget_space(d), p = H5Dget_create_plist(d);
+  const size_t item = H5Tget_size(t);
+  view.values.assign(item * static_cast<size_t>(H5Sget_simple_extent_npoints(s)), '\0');
+  view.fill.assign(item, '\0');
+  EXPECT_GE(H5Dread(d, t, H5S_ALL, H5S_ALL, H5P_DEFAULT, view.values.data()), 0) << dataset;
+  H5D_fill_value_t defined;
+  H5Pfill_value_defined(p, &defined);
+  if (defined != H5D_FILL_VALUE_UNDEFINED) H5Pget_fill_value(p, t, view.fill.data());
+  H5Pclose(p);
+  H5Sclose(s);
+  H5Tclose(t);
+  H5Dclose(d);
+  H5Fclose(f);
+  return view;
+}
+
+// Checks every array of `refs` whose dtype is a plain byte layout; returns how many.
+}  // namespace
+
+int ExpectArraysDecodeLikeLibrary(const ReferenceSet& refs, const std::string& file_path) {
+  int checked = 0;
+  for (const ArrayRefs& array : refs.arrays) {
+    const Entry* e = refs.FindEntry(array.KeyPrefix() + ".zarray");
+    if (!e) continue;
+    auto meta = ZarrArrayMeta::Parse(e->value.data);
+    EXPECT_TRUE(meta.ok()) << array.path();
+    if (!meta.ok() || meta->dtype == "|O") continue;
+    const LibraryView lib = ReadWithLibrary(file_path, "/" + array.path());
+    auto ours = AssembleArray(array, *meta, file_path, lib.fill);
+    EXPECT_TRUE(ours.ok()) << array.path() << ": " << ours.status().ToString();
+    if (!ours.ok()) continue;
+    EXPECT_TRUE(*ours == lib.values) << array.path() << " decodes differently from H5Dread";
+    ++checked;
+  }
+  return checked;
 }
 
 }  // namespace kerchunk::testing

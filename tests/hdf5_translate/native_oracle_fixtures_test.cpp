@@ -17,6 +17,7 @@
 #include "kerchunk/util/file_io.h"
 #include "native_oracle_check.h"
 #include "support/hdf5_fixtures.h"
+#include "support/hdf5_structured_fixtures.h"
 #include "support/hdf5_translate_fixtures.h"
 #include "support/scan_fixtures.h"
 #include "support/test_env.h"
@@ -168,6 +169,13 @@ TEST(NativeOracleFixtures, TranslationFixture) {
   ExpectAllPoliciesMatch(*path);
 }
 
+TEST(NativeOracleFixtures, StructuredFixture) {
+  TempDir dir;
+  auto path = WriteStructuredFixture(dir.path());
+  ASSERT_TRUE(path.ok()) << path.status().ToString();
+  ExpectAllPoliciesMatch(*path);
+}
+
 TEST(NativeOracleFixtures, EveryChunkIndexFixture) {
   TempDir dir;
   auto paths = WriteAllIndexFixtures(dir.path());
@@ -218,9 +226,7 @@ TEST(NativeOracleFixtures, SharedObjectHeaderMessages) {
 // Bytes flipped at random and the file cut at random lengths: the native scan of every variant
 // translates or fails with a one-line error naming the file, never crashes (the sanitizer
 // build of this test catches out-of-bounds reads).
-TEST(NativeScanBadInput, RandomByteFlipsAndCutsFailCleanly) {
-  TempDir dir;
-  const std::string path = WriteStorageFixture(dir.path(), "flip.h5", true, true, 70000);
+void ExpectFlipsAndCutsFailCleanly(const std::string& path) {
   auto bytes = ReadFileToString(path);
   ASSERT_TRUE(bytes.ok());
   std::mt19937_64 random(17);
@@ -251,6 +257,19 @@ TEST(NativeScanBadInput, RandomByteFlipsAndCutsFailCleanly) {
   EXPECT_GT(failed, 0);
 }
 
+TEST(NativeScanBadInput, RandomByteFlipsAndCutsFailCleanly) {
+  TempDir dir;
+  ExpectFlipsAndCutsFailCleanly(WriteStorageFixture(dir.path(), "flip.h5", true, true, 70000));
+}
+
+// The same over compound datatypes (members, offsets, nested and array types).
+TEST(NativeScanBadInput, FlippedCompoundTypesFailCleanly) {
+  TempDir dir;
+  auto path = WriteStructuredFixture(dir.path());
+  ASSERT_TRUE(path.ok()) << path.status().ToString();
+  ExpectFlipsAndCutsFailCleanly(*path);
+}
+
 // Writes the seeds of the hdf5_scan fuzz target (tests/fuzz/corpus/hdf5_scan):
 //   KERCHUNK_FUZZ_SEED_DIR=tests/fuzz/corpus/hdf5_scan
 //     build/tests/hdf5_translate/hdf5_native_oracle_fixtures_test
@@ -266,6 +285,9 @@ TEST(NativeOracleFixtures, DISABLED_WriteSeeds) {
   auto translation = WriteTranslationFixture(dir.path());
   ASSERT_TRUE(translation.ok());
   paths.push_back(*translation);
+  auto structured = WriteStructuredFixture(dir.path());
+  ASSERT_TRUE(structured.ok());
+  paths.push_back(*structured);
   for (const char* type : {"btree1", "single", "implicit", "farray", "earray", "btree2"}) {
     const auto sub = dir.path() / type;
     std::filesystem::create_directories(sub);

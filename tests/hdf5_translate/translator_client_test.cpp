@@ -10,6 +10,7 @@
 
 #include "hdf5_translate/translator_fixture.h"
 #include "kerchunk/json/kerchunk_json.h"
+#include "support/hdf5_structured_fixtures.h"
 
 #ifndef KERCHUNK_CLIENT_CHECK_SCRIPT
 #error "KERCHUNK_CLIENT_CHECK_SCRIPT must name client_check.py"
@@ -38,6 +39,10 @@ TEST(TranslatorClient, XarrayReadsWhatTheOriginalsHold) {
   const TranslatedFixture& fixture = Translated();
   pairs.push_back(fixture.path);
   pairs.push_back(WriteReferences(fixture.path, dir, "fixture"));
+  auto structured = WriteStructuredFixture(dir.path());
+  ASSERT_TRUE(structured.ok()) << structured.status().ToString();
+  pairs.push_back(*structured);
+  pairs.push_back(WriteReferences(*structured, dir, "structured"));
   if (SharedDataDir()) {
     int n = 0;
     for (const char* rel :
@@ -46,7 +51,11 @@ TEST(TranslatorClient, XarrayReadsWhatTheOriginalsHold) {
           "index_types/jhdf/chunked_v4_datasets.hdf5",
           "index_types/jhdf/fletcher32_datasets_latest.hdf5", "index_types/hdf5/tdset2.h5",
           "timeseries/nc4_opendrift_Nordic_ROMS_3days/Nordic_subset_day1.nc",
-          "filters/hdf5_plugins/h5ex_d_blosc.h5", "filters/hdf5_plugins/h5ex_d_zstd.h5"}) {
+          "filters/hdf5_plugins/h5ex_d_blosc.h5", "filters/hdf5_plugins/h5ex_d_zstd.h5",
+          // Compound tables as structured dtypes: little- and big-endian, nested, sub-arrays.
+          "types_layouts/kerchunk/NEONDSTowerTemperatureData.hdf5",
+          "real_netcdf4/ncmeta/S2008001.L3b_DAY_CHL.nc", "types_layouts/hdf5/tsaf.h5",
+          "index_types/hdf5/test_ld.h5", "types_layouts/h5py/compound-dtype-complex.h5"}) {
       const std::string path = (*SharedDataDir() / rel).string();
       pairs.push_back(path);
       pairs.push_back(WriteReferences(path, dir, "corpus" + std::to_string(n++)));

@@ -22,7 +22,11 @@ TEST(TranslatorPolicy, ErrorNamesFileDatasetAndReason) {
   ASSERT_FALSE(result.ok());
   EXPECT_EQ(result.status().code(), StatusCode::kUnsupported);
   // Datasets are visited by name: /compound comes before /nbit.
-  EXPECT_EQ(result.status().message(), f.path + ": dataset /compound: compound type");
+  // The fixture's compound is a C struct {int32 a; double b;}: 4 bytes of padding after a.
+  EXPECT_EQ(result.status().message(),
+            f.path +
+                ": dataset /compound: compound type with padding: member 'b' at byte 8, "
+                "packed at 4");
 }
 
 TEST(TranslatorPolicy, InlineStoresDecodedValues) {
@@ -56,9 +60,11 @@ TEST(TranslatorPolicy, InlineBeyondTheLimitIsAnError) {
   auto result = ScanHdf5File(f.path, "translate.h5", options);
   ASSERT_FALSE(result.ok());
   EXPECT_EQ(result.status().code(), StatusCode::kUnsupported);
-  EXPECT_THAT(result.status().message(),
-              HasSubstr("dataset /compound: compound type; cannot inline it: decoded size 36 "
-                        "bytes exceeds the inline limit of 10 bytes"));
+  EXPECT_THAT(
+      result.status().message(),
+      HasSubstr("dataset /compound: compound type with padding: member 'b' at byte 8, packed "
+                "at 4; cannot inline it: decoded size 36 "
+                "bytes exceeds the inline limit of 10 bytes"));
 }
 
 // Writes a deflated 1-D dataset of 10 int32 in chunks of 4, optionally with

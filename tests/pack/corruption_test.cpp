@@ -87,10 +87,10 @@ TEST(PackedCorruptionTest, NotAPackedFile) {
 
 TEST(PackedCorruptionTest, BadVersion) {
   Status newer = ParseError(
-      Edit(Binary(), [](json::Value& d) { d.Set("format_version", json::Value::Int(3)); }));
+      Edit(Binary(), [](json::Value& d) { d.Set("format_version", json::Value::Int(4)); }));
   EXPECT_EQ(newer.code(), StatusCode::kUnsupported);
   EXPECT_EQ(newer.message(),
-            "packed format version 3 is newer than this kerchunk reads (up to 2); upgrade "
+            "packed format version 4 is newer than this kerchunk reads (up to 3); upgrade "
             "kerchunk");
   // A newer version is reported even when its fields are unknown to this one.
   Status newer_fields = ParseError(Edit(Binary(), [](json::Value& d) {

@@ -9,6 +9,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "kerchunk/refs/reference_set.h"
 #include "kerchunk/util/status.h"
@@ -27,11 +28,20 @@ Result<ReferenceSet> ReadKerchunkFile(const std::string& path);
 struct WriteOptions {
   /// Store each URL once in "templates" ({"u0": "https://..."}) and refer to it as "{{u0}}".
   bool templates = false;
+  /// Threads serializing a large set (0: hardware concurrency); the text is the same for any
+  /// number.
+  unsigned threads = 1;
 };
 
 /// Appends the Kerchunk version 1 JSON of `refs` to `out`: metadata entries in their order,
 /// each array's chunk references right after its metadata, one key per line.
 void SerializeKerchunkJson(const ReferenceSet& refs, const WriteOptions& options, std::string& out);
+
+/// The same text as SerializeKerchunkJson, in parts whose concatenation it is, serialized on
+/// `options.threads`: what a file is written from without copying the text into one string.
+/// The first part is the document's opening, up to and including `"refs":{`.
+std::vector<std::string> SerializeKerchunkJsonParts(const ReferenceSet& refs,
+                                                    const WriteOptions& options);
 
 /// Writes `refs` as Kerchunk JSON to `path` atomically (temporary file + rename); "-" writes to
 /// standard output.

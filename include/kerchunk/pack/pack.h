@@ -56,6 +56,9 @@ struct PackSummary {
   uint64_t verbatim = 0;          ///< keys kept in the embedded Kerchunk document
   uint64_t inline_values = 0;     ///< inline chunk values held by the "inline" section
   uint64_t inline_distinct = 0;   ///< of those, distinct values (each stored once)
+  /// Of the distinct values, zlib streams stored inflated (zlib reproduces them exactly; they
+  /// compress better inflated).
+  uint64_t inline_inflated = 0;
   std::vector<GeneratorSummary> generators;
   ReferenceDigest checksum;     ///< of the whole reference set
   uint64_t verbatim_bytes = 0;  ///< the embedded Kerchunk document of the verbatim keys

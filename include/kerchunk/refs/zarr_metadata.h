@@ -34,8 +34,8 @@ struct ZarrArrayMeta {
   std::string Dump() const { return ToJson().Dump(); }
   Result<ChunkGrid> Grid() const;
 
-  /// Item size in bytes of a simple dtype ("<f8" -> 8, "|S12" -> 12); nullopt for object
-  /// dtypes and record dtypes whose size is not a plain sum.
+  /// Item size in bytes of the dtype ("<f8" -> 8, "|S12" -> 12, a record dtype: the sum of its
+  /// fields); nullopt for object dtypes and dtypes numpy would not read.
   std::optional<uint64_t> ItemSize() const;
 };
 

@@ -9,6 +9,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "kerchunk/util/status.h"
 
@@ -115,6 +116,8 @@ class AtomicOutputFile {
 
 /// Writes `contents` to `path` atomically (see AtomicOutputFile).
 Status WriteFileAtomically(const std::string& path, std::string_view contents);
+/// Writes the concatenation of `parts` to `path` atomically.
+Status WriteFileAtomically(const std::string& path, const std::vector<std::string>& parts);
 
 /// Removes the temporary file of every AtomicOutputFile not yet committed. Async-signal-safe
 /// (unlink only), for a program's own fatal-signal handler; the objects must not be used after.
