@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <optional>
 
+#include "kerchunk/io/byte_source.h"
 #include "kerchunk/scan/input_list.h"
 #include "kerchunk/util/file_io.h"
 
@@ -81,7 +82,13 @@ bool AnyOutputExists(const std::vector<NamedOutput>& outputs) {
 
 std::vector<std::string> ExpandedInputs(const std::vector<std::string>& inputs) {
   std::vector<std::string> all = inputs;  // first as given: messages name what the user typed
-  Result<std::vector<std::string>> files = ExpandInputs(inputs);
+  // Remote inputs are not local files an output could overwrite; left in, they would make the
+  // expansion of the local ones fail.
+  std::vector<std::string> local;
+  for (const std::string& input : inputs) {
+    if (!io::IsRemoteUrl(input)) local.push_back(input);
+  }
+  Result<std::vector<std::string>> files = ExpandInputs(local);
   if (files.ok()) all.insert(all.end(), files->begin(), files->end());
   return all;
 }

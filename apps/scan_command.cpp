@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <csignal>
+#include <cstdlib>
 #include <cstring>
 #include <iostream>
 #include <map>
@@ -32,13 +33,19 @@ constexpr const char* kScanExamples = R"(Examples:
   kerchunk scan 'tas_r*_*.nc' -o ens.json --concat-dim member --concat-dim time \
       --coord 'member=path:_(r\d+i\d+p\d+f\d+)_'
   kerchunk scan nemo/ -o nemo.json --concat-dim time_counter --coord time_counter=data:time_centered
+  kerchunk scan https://host/data/a.nc https://host/data/b.nc -o ab.json --header 'Authorization: Bearer T'
+  kerchunk scan 's3://bucket/cmip6/tas_*.nc' -o tas.json -j 16    # credentials: AWS_* or ~/.aws
+  kerchunk scan s3://bucket/era5/ --s3-endpoint https://s3.example.org -o era5.json
 
 Inputs are files, folders (searched recursively for files that start like HDF5 or NetCDF-3)
 and quoted patterns; the list is sorted and de-duplicated. Shards are numbered from 0; merge
 their parts with `kerchunk combine`. A file whose every step along the concat dimension is also
 in another file is an error (exit 2) unless --on-overlap says which wins. Values of a new
 dimension: numbers sorted, strings in input order. See docs/scan.md.
-Exit status: 0 success; 2 usage error or a file that cannot be read (nothing is written);
+Remote files (http(s)://, s3://) are read with range requests, the head first (4 MiB), then
+what the reader touches; references name them by the URL given. See docs/remote.md.
+Exit status: 0 success; 2 usage error or a file that cannot be read, local or remote (404, 403,
+a body cut short, retries exhausted; nothing is written);
 130, 143, 129: stopped by Ctrl-C, SIGTERM or SIGHUP (the temporary output is removed).)";
 
 // libhdf5 can crash on a corrupt file (e.g. a damaged global heap read by H5Aread). Rather than
@@ -80,7 +87,35 @@ struct ScanCommandState {
   std::string format = "text";
   std::string on_attribute_conflict = "error";
   ConcatOptionsText concat;
+  std::string s3_region;
+  bool s3_anonymous = false;
 };
+
+// Signed S3 requests unless --s3-anonymous: credentials as the AWS tools find them. A broken
+// credentials file matters only when s3:// is read.
+Status SetUpSource(ScanCommandState& state) {
+  io::SourceOptions& source = state.options.source;
+  source.s3_region = state.s3_region;
+  if (source.s3_region.empty()) {
+    for (const char* name : {"AWS_REGION", "AWS_DEFAULT_REGION"}) {
+      if (const char* value = std::getenv(name); value && *value) {
+        source.s3_region = value;
+        break;
+      }
+    }
+  }
+  if (source.s3_region.empty()) source.s3_region = "us-east-1";
+  if (state.s3_anonymous) return OkStatus();
+  Result<io::S3Credentials> credentials = io::S3CredentialsFromEnvironment();
+  if (credentials.ok()) {
+    source.s3_credentials = *std::move(credentials);
+    return OkStatus();
+  }
+  for (const std::string& input : state.options.inputs) {
+    if (input.starts_with("s3://")) return credentials.status();
+  }
+  return OkStatus();
+}
 
 Status FinishOptions(ScanCommandState& state) {
   if (!state.shard.empty()) {
@@ -102,6 +137,7 @@ Status FinishOptions(ScanCommandState& state) {
                                                     : OnAttributeConflict::kError;
   state.options.summary_format =
       state.format == "json" ? SummaryFormat::kJson : SummaryFormat::kText;
+  KERCHUNK_RETURN_IF_ERROR(SetUpSource(state));
   return ApplyConcatOptions(state.concat, state.options.combine);
 }
 
@@ -214,6 +250,27 @@ std::function<int()> SetUpScan(CLI::App& app) {
   app.add_flag("--hdf5-library", state->hdf5_library,
                "Read HDF5 metadata with libhdf5 (one file at a time, under its lock) instead of "
                "the native reader: a debugging aid, the reference the tests compare with");
+  app.add_option("--header", o.source.headers,
+                 "Send this header with every http(s) request (a token); repeatable")
+      ->option_text("'NAME: VALUE'")
+      ->allow_extra_args(false);
+  app.add_option("--s3-endpoint", o.source.s3_endpoint,
+                 "S3 endpoint for s3:// URLs (MinIO, Ceph, a data centre's store; default AWS); "
+                 "implies path-style addressing")
+      ->option_text("URL");
+  app.add_option("--s3-region", state->s3_region,
+                 "S3 region for the signature and the AWS endpoint (default AWS_REGION, "
+                 "AWS_DEFAULT_REGION, else us-east-1)")
+      ->option_text("REGION");
+  app.add_flag("--s3-path-style", o.source.s3_path_style,
+               "Address S3 objects as ENDPOINT/BUCKET/KEY rather than BUCKET.ENDPOINT/KEY");
+  app.add_option("--io-timeout", o.source.stall_timeout_s,
+                 "Seconds a remote transfer may make no progress before it is abandoned "
+                 "(and retried; default 30)")
+      ->check(CLI::Range(1, 3600))
+      ->option_text("SECONDS");
+  app.add_flag("--s3-anonymous", state->s3_anonymous,
+               "Send unsigned S3 requests (public buckets), whatever credentials are set");
   app.add_flag("--checksum", o.checksum,
                "Record a hash of each file's metadata bytes, which verify --files compares");
   app.add_flag("-q,--quiet", o.quiet, "No progress bar, warnings or text summary");

@@ -1,17 +1,22 @@
 // The `kerchunk scan` driver: inputs -> per-file references (in parallel) -> one reference set.
 #include "kerchunk/commands/scan.h"
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <memory>
+#include <span>
 #include <sstream>
 #include <unordered_map>
 
 #include "kerchunk/commands/progress_bar.h"
+#include "kerchunk/io/byte_source.h"
 #include "kerchunk/refs/source_checksum.h"
+#include "kerchunk/scan/remote_inputs.h"
+#include "kerchunk/scan/source_scan.h"
 #include "kerchunk/util/file_io.h"
 #include "kerchunk/util/parallel.h"
 #include "run_output.h"
-#include "scan/range_check.h"
 
 namespace kerchunk {
 namespace {
@@ -20,7 +25,7 @@ using internal::NameFile;
 using internal::Warn;
 
 struct NamedFile {
-  std::string path;  // absolute local path
+  std::string path;  // absolute local path, or the remote URL as given
   std::string url;   // what the references say
 };
 
@@ -29,6 +34,16 @@ Status CheckOptions(const ScanOptions& options) {
     return InvalidArgumentError(
         "--shard needs --concat-dim: every shard and the final `kerchunk combine` must "
         "concatenate along the same dimension, which a shard cannot infer from the others");
+  }
+  if (options.checksum) {
+    for (const std::string& input : options.inputs) {
+      if (io::IsRemoteUrl(input)) {
+        return InvalidArgumentError(
+            "--checksum hashes local files only, and {} is remote: scan a local copy with "
+            "--rewrite, or leave --checksum out",
+            input);
+      }
+    }
   }
   if (options.shard && !options.combine.outer_dims.empty()) {
     return UnsupportedError(
@@ -55,7 +70,17 @@ Result<std::vector<std::string>> ListFiles(const ScanOptions& options,
   if (inputs.empty()) {
     return InvalidArgumentError("no input: name files, folders or patterns, or --files-from LIST");
   }
-  KERCHUNK_ASSIGN_OR_RETURN(std::vector<std::string> files, ExpandInputs(inputs));
+  // Local inputs are expanded together (sorted, de-duplicated); remote ones by listing.
+  std::vector<std::string> local, remote;
+  for (std::string& input : inputs) (io::IsRemoteUrl(input) ? remote : local).push_back(input);
+  KERCHUNK_ASSIGN_OR_RETURN(std::vector<std::string> files, ExpandInputs(local));
+  for (const std::string& input : remote) {
+    KERCHUNK_ASSIGN_OR_RETURN(std::vector<std::string> urls,
+                              ExpandRemoteInput(input, options.source));
+    files.insert(files.end(), urls.begin(), urls.end());
+  }
+  std::sort(files.begin(), files.end());
+  files.erase(std::unique(files.begin(), files.end()), files.end());
   if (files.empty()) {
     return InvalidArgumentError("no HDF5, NetCDF-4 or NetCDF-3 file found in the inputs");
   }
@@ -69,6 +94,12 @@ Result<std::vector<NamedFile>> NameFiles(const std::vector<std::string>& files,
   std::vector<NamedFile> named;
   std::unordered_map<std::string, const std::string*> seen;  // url -> path
   for (const std::string& path : files) {
+    if (io::IsRemoteUrl(path)) {
+      // A remote file is named by its URL; a --rewrite rule for that URL still applies
+      // (publishing https:// references to an object scanned over s3://, say).
+      named.push_back({path, ApplyLongestPrefix(options.rewrites, path).value_or(path)});
+      continue;
+    }
     KERCHUNK_ASSIGN_OR_RETURN(std::string url, to_url.UrlFor(path));
     named.push_back({path, url});
   }
@@ -93,33 +124,34 @@ class ScanningFile {
   ScanningFile& operator=(const ScanningFile&) = delete;
 };
 
-// Translates one file and checks that every byte range it references lies inside the file,
-// whatever the translator's own checks, so that no damaged index yields a reference past the
-// end.
-Result<FileScanResult> ScanOneFile(const NamedFile& file, const FileScanOptions& options) {
+// Translates one file where it lives (ScanSource also checks that every byte range referenced
+// lies inside the file, whatever the translator's own checks).
+Result<FileScanResult> ScanOneFile(const NamedFile& file, const ScanOptions& options,
+                                   FileFetchStats& stats) {
   ScanningFile scope(file.path);
-  KERCHUNK_ASSIGN_OR_RETURN(uint64_t size, FileSize(file.path));
-  KERCHUNK_ASSIGN_OR_RETURN(FileScanResult result, ScanFile(file.path, file.url, options));
-  KERCHUNK_RETURN_IF_ERROR(
-      NameFile(internal::CheckRangesInside(result.refs, file.url, size), file.path));
-  return result;
+  return ScanSource(file.path, file.url, options.file_options, options.source, &stats);
 }
 
 using ScanSlot = std::optional<Result<FileScanResult>>;
 
+struct ScannedFiles {
+  std::vector<ScanSlot> slots;
+  std::vector<FileFetchStats> stats;
+};
+
 // Scans every file on up to options.threads threads. With OnError::kFail the first failure
 // stops the files not yet started (their slots stay empty).
-std::vector<ScanSlot> ScanFiles(const std::vector<NamedFile>& files, const ScanOptions& options) {
-  std::vector<ScanSlot> slots(files.size());
+ScannedFiles ScanFiles(const std::vector<NamedFile>& files, const ScanOptions& options) {
+  ScannedFiles out{std::vector<ScanSlot>(files.size()), std::vector<FileFetchStats>(files.size())};
   std::atomic<bool> failed{false};
   ProgressBar progress("scan", files.size(), options.quiet);
   ParallelFor(files.size(), options.threads, [&](size_t i) {
     if (options.on_error == OnError::kFail && failed.load()) return;
-    slots[i].emplace(ScanOneFile(files[i], options.file_options));
-    if (!slots[i]->ok()) failed.store(true);
+    out.slots[i].emplace(ScanOneFile(files[i], options, out.stats[i]));
+    if (!out.slots[i]->ok()) failed.store(true);
     progress.Advance();
   });
-  return slots;
+  return out;
 }
 
 // The references of the files that were read, in list order, plus what to report.
@@ -128,13 +160,17 @@ struct Collected {
   std::string first_unlimited_dim;
 };
 
-Result<Collected> CollectResults(std::vector<ScanSlot> slots, const std::vector<NamedFile>& files,
+Result<Collected> CollectResults(ScannedFiles scanned, const std::vector<NamedFile>& files,
                                  const ScanOptions& options, const CommandStreams& streams,
                                  RunSummary& summary) {
   Collected collected;
   internal::GroupedWarnings warnings;
+  std::vector<ScanSlot>& slots = scanned.slots;
   for (size_t i = 0; i < slots.size(); ++i) {
     if (!slots[i]) continue;  // not started after another file failed
+    const FileFetchStats& cost = scanned.stats[i];
+    summary.files.push_back({files[i].path, cost.remote, cost.requests, cost.bytes_fetched,
+                             cost.retries, cost.file_size, cost.seconds});
     Result<FileScanResult>& result = *slots[i];
     if (!result.ok()) {
       Status error = NameFile(result.status(), files[i].path);
@@ -161,14 +197,35 @@ Result<Collected> CollectResults(std::vector<ScanSlot> slots, const std::vector<
   return collected;
 }
 
-UrlToPath UrlMapOf(const std::vector<NamedFile>& files) {
+// Combine reads values (the concat coordinate, --identical-dims checks) from the files just
+// scanned: local ones by path, remote ones through a byte source per call, neighbouring ranges
+// in one request.
+struct RemoteReads {
+  std::atomic<uint64_t> requests{0}, bytes{0};
+};
+
+UrlToPath UrlMapOf(const std::vector<NamedFile>& files, const io::SourceOptions& source,
+                   std::shared_ptr<RemoteReads> counts) {
   auto paths = std::make_shared<std::unordered_map<std::string, std::string>>();
   for (const NamedFile& file : files) paths->emplace(file.url, file.path);
-  return [paths](std::string_view url) -> Result<std::string> {
+  auto to_path = [paths](std::string_view url) -> Result<std::string> {
     auto it = paths->find(std::string(url));
     if (it == paths->end()) return NotFoundError("{}: not one of the scanned files", url);
     return it->second;
   };
+  auto read_remote = [source, counts](const std::string& location,
+                                      std::span<const std::pair<uint64_t, uint64_t>> ranges)
+      -> Result<std::vector<std::string>> {
+    KERCHUNK_ASSIGN_OR_RETURN(std::unique_ptr<io::ByteSource> bytes,
+                              io::OpenByteSource(location, source));
+    std::vector<io::ByteRange> byte_ranges;
+    for (const auto& [offset, length] : ranges) byte_ranges.push_back({offset, length});
+    auto read = io::ReadRanges(*bytes, byte_ranges);
+    counts->requests += bytes->stats().requests;
+    counts->bytes += bytes->stats().bytes_fetched;
+    return read;
+  };
+  return UrlToPath(to_path, read_remote);
 }
 
 // One file of a whole list stays as it is; several are concatenated. A shard of a longer list is
@@ -184,13 +241,16 @@ Result<ReferenceSet> Assemble(Collected collected, const std::vector<NamedFile>&
     combine_options.concat_dim =
         collected.first_unlimited_dim.empty() ? "time" : collected.first_unlimited_dim;
   }
-  combine_options.url_to_path = UrlMapOf(files);
+  auto remote_reads = std::make_shared<RemoteReads>();
+  combine_options.url_to_path = UrlMapOf(files, options.source, remote_reads);
   combine_options.threads = options.threads;
   summary.concat_dim = internal::ConcatDimsText(combine_options);
   std::vector<std::string> warnings;
   KERCHUNK_ASSIGN_OR_RETURN(
       ReferenceSet combined,
       CombineReferenceSets(std::move(collected.parts), combine_options, &warnings));
+  summary.combine_requests = remote_reads->requests;
+  summary.combine_bytes_fetched = remote_reads->bytes;
   for (std::string& warning : warnings) {
     Warn(streams, "scan", options.quiet, warning);
     summary.warnings.push_back(std::move(warning));
@@ -219,16 +279,17 @@ Result<RunSummary> RunScan(const ScanOptions& options, const CommandStreams& str
                      options.shard->index, options.shard->count, all_files.size()));
   }
   KERCHUNK_ASSIGN_OR_RETURN(std::vector<NamedFile> named, NameFiles(files, options));
-  std::vector<ScanSlot> slots = ScanFiles(named, options);
+  ScannedFiles scanned = ScanFiles(named, options);
   KERCHUNK_ASSIGN_OR_RETURN(Collected collected,
-                            CollectResults(std::move(slots), named, options, streams, summary));
+                            CollectResults(std::move(scanned), named, options, streams, summary));
   KERCHUNK_ASSIGN_OR_RETURN(
       ReferenceSet refs,
       Assemble(std::move(collected), named, all_files.size(), options, streams, summary));
   // What verify --files compares with later. A file that cannot be stat'ed now was skipped
-  // (--on-error skip) and has no references.
+  // (--on-error skip) and has no references; remote files are not recorded (no local stat).
   std::vector<SourceFileRecord> sources;
   for (const NamedFile& file : named) {
+    if (io::IsRemoteUrl(file.path)) continue;
     Result<SourceFileRecord> record = RecordSourceFile(file.url, file.path);
     if (record.ok()) sources.push_back(*std::move(record));
   }

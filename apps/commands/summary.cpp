@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 #include <sys/resource.h>
 
+#include <algorithm>
+
 #include "kerchunk/json/json_value.h"
 #include "kerchunk/util/byte_size.h"
 
@@ -23,6 +25,42 @@ void CountArray(const ArrayRefs& array, RunSummary& summary) {
     }
   }
   summary.inline_bytes += array.inline_data().size();
+}
+
+bool AnyRemote(const RunSummary& s) {
+  for (const FileCost& f : s.files) {
+    if (f.remote) return true;
+  }
+  return false;
+}
+
+// "fetched" line: totals over the remote files and the spread per file, the figures that say
+// whether a remote scan is bound by round trips.
+std::string FetchedText(const RunSummary& s) {
+  std::vector<uint64_t> requests;
+  uint64_t total_requests = 0, total_bytes = 0, retries = 0;
+  double slowest = 0;
+  for (const FileCost& f : s.files) {
+    if (!f.remote) continue;
+    requests.push_back(f.requests);
+    total_requests += f.requests;
+    total_bytes += f.bytes_fetched;
+    retries += f.retries;
+    slowest = std::max(slowest, f.seconds);
+  }
+  std::sort(requests.begin(), requests.end());
+  std::string out = fmt::format(
+      "  {:<9}{} requests, {} from {} remote files (per file: median {} requests, max {}; "
+      "slowest {:.3f} s)\n",
+      "fetched", total_requests, FormatBytes(total_bytes), requests.size(),
+      requests[requests.size() / 2], requests.back(), slowest);
+  if (s.combine_requests) {
+    out += fmt::format("  {:<9}{} requests, {} to combine (coordinate values)\n", "",
+                       s.combine_requests, FormatBytes(s.combine_bytes_fetched));
+  }
+  if (retries)
+    out += fmt::format("  {:<9}{} requests repeated after transient failures\n", "", retries);
+  return out;
 }
 
 }  // namespace
@@ -58,6 +96,7 @@ std::string FormatSummaryText(const RunSummary& s) {
   out += fmt::format("  {:<9}{}\n", "arrays", s.arrays);
   out += fmt::format("  {:<9}{} references to {}, {} inline\n", "chunks", s.chunks,
                      FormatBytes(s.referenced_bytes), FormatBytes(s.inline_bytes));
+  if (AnyRemote(s)) out += FetchedText(s);
   out += fmt::format("  {:<9}{:.3f} s ({:.1f} {}/s, {:.0f} refs/s)\n", "time", s.seconds,
                      PerSecond(s.read, s.seconds), noun, PerSecond(s.chunks, s.seconds));
   out += fmt::format("  {:<9}{} {}, peak memory {}\n", "output", FormatBytes(s.output_bytes),
@@ -96,6 +135,28 @@ std::string FormatSummaryJson(const RunSummary& s) {
   root.Set("inputs_per_second", Value::Double(PerSecond(s.read, s.seconds)));
   root.Set("refs_per_second", Value::Double(PerSecond(s.chunks, s.seconds)));
   root.Set("peak_rss_bytes", Value::Uint(s.peak_rss_bytes));
+  if (AnyRemote(s)) {
+    uint64_t requests = s.combine_requests, bytes = s.combine_bytes_fetched;
+    Value files = Value::MakeArray();
+    for (const FileCost& f : s.files) {
+      requests += f.requests;
+      bytes += f.bytes_fetched;
+      Value item = Value::MakeObject();
+      item.Set("path", Value::String(f.path));
+      item.Set("remote", Value::Bool(f.remote));
+      item.Set("requests", Value::Uint(f.requests));
+      item.Set("bytes_fetched", Value::Uint(f.bytes_fetched));
+      item.Set("retries", Value::Uint(f.retries));
+      item.Set("size", Value::Uint(f.file_size));
+      item.Set("seconds", Value::Double(f.seconds));
+      files.Push(std::move(item));
+    }
+    root.Set("requests", Value::Uint(requests));
+    root.Set("bytes_fetched", Value::Uint(bytes));
+    root.Set("combine_requests", Value::Uint(s.combine_requests));
+    root.Set("combine_bytes_fetched", Value::Uint(s.combine_bytes_fetched));
+    root.Set("files", std::move(files));
+  }
   return root.Dump() + "\n";
 }
 

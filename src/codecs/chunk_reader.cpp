@@ -17,6 +17,11 @@ auto ChunkContext(const ArrayRefs& array, size_t i) {
   };
 }
 
+// A location with a scheme is not a local path: only a RemoteRangeReader reads it.
+bool IsRemoteLocation(std::string_view location) {
+  return location.find("://") != std::string_view::npos;
+}
+
 }  // namespace
 
 Result<std::string> DefaultUrlToPath(std::string_view url) {
@@ -42,6 +47,12 @@ Result<std::string> ReadStoredChunk(const ReferenceSet& refs, const ArrayRefs& a
   const std::string& url = refs.urls[ref.url];
   KERCHUNK_ASSIGN_OR_RETURN(std::string path,
                             (url_to_path ? url_to_path(url) : DefaultUrlToPath(url)).Annotate(key));
+  if (IsRemoteLocation(path) && url_to_path.read_remote() && ref.kind == RefKind::kRange) {
+    const std::pair<uint64_t, uint64_t> range{ref.offset, ref.length};
+    KERCHUNK_ASSIGN_OR_RETURN(std::vector<std::string> read,
+                              url_to_path.read_remote()(path, {&range, 1}).Annotate(key));
+    return std::move(read.at(0));
+  }
   if (ref.kind == RefKind::kWholeFile) return ReadFileToString(path).Annotate(key);
   KERCHUNK_ASSIGN_OR_RETURN(uint64_t file_size, FileSize(path).Annotate(key));
   if (!RangeWithin(ref.offset, ref.length, file_size)) {
@@ -123,6 +134,15 @@ Result<std::vector<std::string>> ReadStoredChunks(const ReferenceSet& refs, cons
     const std::string& url = refs.urls[url_id];
     KERCHUNK_ASSIGN_OR_RETURN(
         std::string path, (url_to_path ? url_to_path(url) : DefaultUrlToPath(url)).Annotate(key()));
+    if (IsRemoteLocation(path) && url_to_path.read_remote()) {
+      // One call per file: the reader coalesces neighbouring ranges into few requests.
+      std::vector<std::pair<uint64_t, uint64_t>> ranges;
+      for (const auto& [k, ref] : reads.refs) ranges.emplace_back(ref.offset, ref.length);
+      KERCHUNK_ASSIGN_OR_RETURN(std::vector<std::string> read,
+                                url_to_path.read_remote()(path, ranges).Annotate(key()));
+      for (size_t r = 0; r < reads.refs.size(); ++r) out[reads.refs[r].first] = std::move(read[r]);
+      continue;
+    }
     KERCHUNK_RETURN_IF_ERROR(ReadRangesOfFile(path, array, positions, reads, out));
   }
   return out;

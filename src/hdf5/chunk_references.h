@@ -8,11 +8,11 @@
 #include <string>
 #include <vector>
 
+#include "kerchunk/formats/format_scanner.h"
 #include "kerchunk/hdf5/chunk_geometry.h"
 #include "kerchunk/hdf5/file.h"
 #include "kerchunk/refs/chunk_grid.h"
 #include "kerchunk/refs/reference_set.h"
-#include "kerchunk/scan/file_scan.h"
 #include "kerchunk/util/status.h"
 
 namespace kerchunk::hdf5::internal {

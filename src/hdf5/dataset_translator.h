@@ -1,6 +1,6 @@
 // Translation of one HDF5 group or dataset into zarr metadata and chunk references, following
 // Python kerchunk's SingleHdf5ToZarr (spec 1, vlen_encode="embed"). Internal to the HDF5
-// translator; the public entry point is ScanHdf5File (kerchunk/scan/file_scan.h).
+// translator; the public entry point is ScanHdf5File (kerchunk/hdf5/scan_hdf5.h).
 #pragma once
 
 #include <hdf5.h>
@@ -13,10 +13,10 @@
 
 #include "hdf5/attributes_transfer.h"
 #include "hdf5/datatype_mapping.h"
+#include "kerchunk/formats/format_scanner.h"
 #include "kerchunk/hdf5/file.h"
 #include "kerchunk/json/json_value.h"
 #include "kerchunk/refs/zarr_metadata.h"
-#include "kerchunk/scan/file_scan.h"
 #include "kerchunk/util/status.h"
 
 namespace kerchunk::hdf5::internal {

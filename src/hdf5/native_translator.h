@@ -13,10 +13,10 @@
 
 #include "hdf5/attribute_set.h"
 #include "hdf5/numpy_type.h"
+#include "kerchunk/formats/format_scanner.h"
 #include "kerchunk/hdf5/data_object.h"
 #include "kerchunk/hdf5/file.h"
 #include "kerchunk/json/json_value.h"
-#include "kerchunk/scan/file_scan.h"
 #include "kerchunk/util/status.h"
 
 namespace kerchunk::hdf5::internal {

@@ -4,6 +4,8 @@
 // the libhdf5-based translator (groups, attributes, types, fill values read by libhdf5, chunks by
 // the native walker) is the test oracle, `--hdf5-library`, and the fallback for the few files
 // the native translator cannot express yet.
+#include "kerchunk/hdf5/scan_hdf5.h"
+
 #include <fmt/format.h>
 
 #include <cstring>
@@ -16,7 +18,6 @@
 #include "hdf5/h5_library.h"
 #include "hdf5/native_translator.h"
 #include "kerchunk/hdf5/file.h"
-#include "kerchunk/scan/file_scan.h"
 #include "kerchunk/util/file_io.h"
 
 namespace kerchunk {
@@ -107,9 +108,18 @@ Status TranslateObjects(hdf5::internal::TranslationContext& context, hid_t file)
   return OkStatus();
 }
 
+// Opens `file` with libhdf5: the local file by its path, a remote file from a copy of its
+// bytes (libhdf5's core driver reads the image, which fetches the whole of the remote file),
+// its superblock status flags cleared as OpenFileReadOnly does for a file a writer left open.
+Result<Handle> OpenWithLibrary(const FileBytes& file) {
+  if (!file.local_path.empty()) return hdf5::OpenFileReadOnly(file.local_path, file.bytes);
+  KERCHUNK_ASSIGN_OR_RETURN(std::string cleared,
+                            hdf5::ClearSuperblockStatusFlags(file.bytes).Annotate(file.name));
+  return hdf5::OpenImageReadOnly(std::as_bytes(std::span(cleared)), file.name);
+}
+
 // The libhdf5-based translation (the oracle).
-Result<FileScanResult> ScanWithLibrary(const std::string& path, const std::string& url,
-                                       const FileScanOptions& options, const MappedFile& mapped,
+Result<FileScanResult> ScanWithLibrary(const FileBytes& file, const FileScanOptions& options,
                                        const hdf5::File& native) {
 #ifndef H5_HAVE_THREADSAFE
   // A libhdf5 built without thread safety must not be entered from two threads at once.
@@ -117,20 +127,20 @@ Result<FileScanResult> ScanWithLibrary(const std::string& path, const std::strin
   std::lock_guard<std::mutex> lock(library_mutex);
 #endif
   hdf5::SilenceLibraryErrors();
-  KERCHUNK_ASSIGN_OR_RETURN(Handle file, hdf5::OpenFileReadOnly(path, mapped.bytes()));
+  KERCHUNK_ASSIGN_OR_RETURN(Handle handle, OpenWithLibrary(file));
   FileScanResult result;
-  result.refs.urls.Intern(url);
+  result.refs.urls.Intern(file.url);
   hdf5::internal::TranslationContext context;
-  context.file_name = path;
+  context.file_name = file.name;
   context.options = &options;
   context.native = &native;
-  context.bytes = mapped.bytes();
+  context.bytes = file.bytes;
   context.result = &result;
-  Status status = TranslateObjects(context, file.get());
+  Status status = TranslateObjects(context, handle.get());
   if (status.ok()) status = result.refs.Finalize();
   if (!status.ok()) {
     H5Eclear2(H5E_DEFAULT);
-    return std::move(status).Annotate(path);
+    return std::move(status).Annotate(file.name);
   }
   return result;
 }
@@ -161,7 +171,71 @@ Result<std::optional<FileScanResult>> ScanNatively(const std::string& path, cons
   return std::optional(std::move(result));
 }
 
+// The scan of a whole HDF5 file: the native reader, with libhdf5 as oracle and fallback.
+Result<FileScanResult> ScanHdf5Bytes(const FileBytes& file, const FileScanOptions& options) {
+  auto native = hdf5::File::Open(file.bytes);
+  if (!native.ok()) {
+    return DataLossError("{}: not an HDF5 file: {}", file.name, native.status().message());
+  }
+  if (options.hdf5_reader == Hdf5Reader::kLibrary) return ScanWithLibrary(file, options, *native);
+  std::string reason;
+  auto attempt = ScanNatively(file.name, file.url, options, *native, reason);
+  if (attempt.ok() && *attempt) return std::move(**attempt);
+  const bool only_native = options.hdf5_reader == Hdf5Reader::kNativeOnly;
+  if (!attempt.ok()) {
+    // A structure the native reader calls corrupt: libhdf5 gets its chance, so that no file the
+    // library reads is refused; when it refuses too, the native error (with its byte address)
+    // is the one reported.
+    if (only_native || attempt.status().code() != StatusCode::kDataLoss) return attempt.status();
+    auto library = ScanWithLibrary(file, options, *native);
+    if (!library.ok()) return attempt.status();
+    reason = fmt::format("the native reader failed: {}", attempt.status().message());
+    library->warnings.insert(library->warnings.begin(),
+                             fmt::format("read with libhdf5: {}", reason));
+    library->hdf5_fallback = std::move(reason);
+    return library;
+  }
+  if (only_native) {
+    return UnsupportedError("{}: the native HDF5 reader cannot translate this file: {}", file.name,
+                            reason);
+  }
+  KERCHUNK_ASSIGN_OR_RETURN(FileScanResult fallback, ScanWithLibrary(file, options, *native));
+  fallback.warnings.insert(
+      fallback.warnings.begin(),
+      fmt::format("read with libhdf5: the native HDF5 reader cannot translate it: {}", reason));
+  fallback.hdf5_fallback = std::move(reason);
+  return fallback;
+}
+
+constexpr unsigned char kHdf5Signature[8] = {0x89, 'H', 'D', 'F', '\r', '\n', 0x1a, '\n'};
+
+class Hdf5Scanner : public FormatScanner {
+ public:
+  std::string_view format_name() const override { return "HDF5"; }
+
+  // HDF5 section II.A: the superblock is at 0 or, after a user block, at 512, 1024, 2048, ...
+  bool Recognizes(std::span<const std::byte> file) const override {
+    for (uint64_t offset = 0; offset < file.size(); offset = offset == 0 ? 512 : offset * 2) {
+      if (file.size() - offset >= sizeof kHdf5Signature &&
+          std::memcmp(file.data() + offset, kHdf5Signature, sizeof kHdf5Signature) == 0) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  Result<FileScanResult> Scan(const FileBytes& file,
+                              const FileScanOptions& options) const override {
+    return ScanHdf5Bytes(file, options);
+  }
+};
+
 }  // namespace
+
+const FormatScanner& Hdf5FormatScanner() {
+  static const Hdf5Scanner scanner;
+  return scanner;
+}
 
 Result<FileScanResult> ScanHdf5Image(std::span<const std::byte> image, const std::string& name,
                                      const std::string& url, const FileScanOptions& options) {
@@ -180,41 +254,7 @@ Result<FileScanResult> ScanHdf5Image(std::span<const std::byte> image, const std
 Result<FileScanResult> ScanHdf5File(const std::string& path, const std::string& url,
                                     const FileScanOptions& options) {
   KERCHUNK_ASSIGN_OR_RETURN(MappedFile mapped, MappedFile::Open(path));
-  auto native = hdf5::File::Open(mapped.bytes());
-  if (!native.ok()) {
-    return DataLossError("{}: not an HDF5 file: {}", path, native.status().message());
-  }
-  if (options.hdf5_reader == Hdf5Reader::kLibrary) {
-    return ScanWithLibrary(path, url, options, mapped, *native);
-  }
-  std::string reason;
-  auto attempt = ScanNatively(path, url, options, *native, reason);
-  if (attempt.ok() && *attempt) return std::move(**attempt);
-  const bool only_native = options.hdf5_reader == Hdf5Reader::kNativeOnly;
-  if (!attempt.ok()) {
-    // A structure the native reader calls corrupt: libhdf5 gets its chance, so that no file the
-    // library reads is refused; when it refuses too, the native error (with its byte address)
-    // is the one reported.
-    if (only_native || attempt.status().code() != StatusCode::kDataLoss) return attempt.status();
-    auto library = ScanWithLibrary(path, url, options, mapped, *native);
-    if (!library.ok()) return attempt.status();
-    reason = fmt::format("the native reader failed: {}", attempt.status().message());
-    library->warnings.insert(library->warnings.begin(),
-                             fmt::format("read with libhdf5: {}", reason));
-    library->hdf5_fallback = std::move(reason);
-    return library;
-  }
-  if (only_native) {
-    return UnsupportedError("{}: the native HDF5 reader cannot translate this file: {}", path,
-                            reason);
-  }
-  KERCHUNK_ASSIGN_OR_RETURN(FileScanResult fallback,
-                            ScanWithLibrary(path, url, options, mapped, *native));
-  fallback.warnings.insert(
-      fallback.warnings.begin(),
-      fmt::format("read with libhdf5: the native HDF5 reader cannot translate it: {}", reason));
-  fallback.hdf5_fallback = std::move(reason);
-  return fallback;
+  return ScanHdf5Bytes({mapped.bytes(), path, url, path}, options);
 }
 
 }  // namespace kerchunk

@@ -11,9 +11,9 @@
 
 #include "hdf5/attribute_set.h"
 #include "hdf5/numpy_type.h"
+#include "kerchunk/formats/format_scanner.h"
 #include "kerchunk/json/json_value.h"
 #include "kerchunk/refs/zarr_metadata.h"
-#include "kerchunk/scan/file_scan.h"
 
 namespace kerchunk::hdf5::internal {
 

@@ -61,6 +61,11 @@ std::string_view Trim(std::string_view s) {
 
 }  // namespace
 
+Result<std::string> ByteSource::ReadPrefix(uint64_t max_length) {
+  KERCHUNK_ASSIGN_OR_RETURN(uint64_t size, Size());
+  return Read(0, std::min(size, max_length));
+}
+
 bool IsRemoteUrl(std::string_view url) {
   return url.starts_with("http://") || url.starts_with("https://") || url.starts_with("s3://");
 }

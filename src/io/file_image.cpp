@@ -155,18 +155,28 @@ struct FileImage::Lazy {
 Result<std::unique_ptr<FileImage>> FileImage::Open(std::unique_ptr<ByteSource> source,
                                                    const FileImageOptions& options) {
   std::unique_ptr<FileImage> image(new FileImage());
+  std::string head;
+  if (options.prefetch_head && !options.whole_file) {
+    KERCHUNK_ASSIGN_OR_RETURN(head, source->ReadPrefix(options.head_bytes));
+  }
   KERCHUNK_ASSIGN_OR_RETURN(image->size_, source->Size());
   image->source_ = std::move(source);
   if (image->size_ == 0) return image;
   const int uffd = options.whole_file ? -1 : OpenUserfaultfd();
-  if (uffd >= 0 && image->StartLazy(uffd, options)) return image;
+  if (uffd >= 0 && image->StartLazy(uffd, options, &head)) return image;
   if (uffd >= 0) ::close(uffd);
-  KERCHUNK_ASSIGN_OR_RETURN(image->whole_, image->source_->Read(0, image->size_));
+  if (head.size() == image->size_) {
+    image->whole_ = std::move(head);
+  } else {
+    KERCHUNK_ASSIGN_OR_RETURN(std::string rest,
+                              image->source_->Read(head.size(), image->size_ - head.size()));
+    image->whole_ = std::move(head) + rest;
+  }
   image->data_ = reinterpret_cast<std::byte*>(image->whole_.data());
   return image;
 }
 
-bool FileImage::StartLazy(int uffd, const FileImageOptions& options) {
+bool FileImage::StartLazy(int uffd, const FileImageOptions& options, std::string* head) {
   auto lazy = std::make_unique<Lazy>();
   lazy->page = PageSize();
   mapped_ = (size_ + lazy->page - 1) / lazy->page * lazy->page;
@@ -189,6 +199,15 @@ bool FileImage::StartLazy(int uffd, const FileImageOptions& options) {
   lazy->fetched.assign(mapped_ / lazy->page, false);
   lazy->block_pages = std::max<uint64_t>(1, options.block_bytes / lazy->page);
   lazy->head_pages = std::max<uint64_t>(1, (options.head_bytes + lazy->page - 1) / lazy->page);
+  if (!head->empty()) {
+    // Whole pages only, unless the head is the whole file (its last page is padded).
+    const uint64_t pages = head->size() == size_ ? lazy->fetched.size() : head->size() / lazy->page;
+    if (pages > 0) {
+      lazy->Fill(0, pages, head);
+      std::fill(lazy->fetched.begin(), lazy->fetched.begin() + static_cast<ptrdiff_t>(pages), true);
+    }
+    lazy->head_fetched = true;
+  }
   lazy_ = true;
   lazy_state_ = std::move(lazy);
   lazy_state_->helper = std::thread([state = lazy_state_.get()] { state->Run(); });

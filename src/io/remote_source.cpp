@@ -4,6 +4,8 @@
 
 #include <charconv>
 #include <chrono>
+#include <cinttypes>
+#include <cstdio>
 #include <thread>
 
 #include "io/sigv4.h"
@@ -32,6 +34,18 @@ std::optional<uint64_t> ContentLength(const HttpResponse& r) {
   auto [end, err] = std::from_chars(v.data(), v.data() + v.size(), n);
   if (err != std::errc() || end != v.data() + v.size()) return std::nullopt;
   return n;
+}
+
+// "bytes 0-99/1234" -> 100: the length of the body a 206 response announces.
+std::optional<uint64_t> LengthOfContentRange(const HttpResponse& r) {
+  auto it = r.headers.find("content-range");
+  if (it == r.headers.end()) return std::nullopt;
+  uint64_t first = 0, last = 0;
+  if (std::sscanf(it->second.c_str(), "bytes %" SCNu64 "-%" SCNu64, &first, &last) != 2 ||
+      last < first) {
+    return std::nullopt;
+  }
+  return last - first + 1;
 }
 
 bool IsTransientStatus(long status) { return status == 429 || (status >= 500 && status < 600); }
@@ -133,8 +147,10 @@ Result<HttpResponse> HttpSource::Send(
       continue;
     }
     // A body shorter than asked for: the connection was closed early.
-    if (r->status == 206 && r->body.size() != expected_body && method != "HEAD") {
-      last = IoError("{}: the server sent {} of {} bytes", name_, r->body.size(), expected_body);
+    const uint64_t announced =
+        expected_body ? expected_body : LengthOfContentRange(*r).value_or(r->body.size());
+    if (r->status == 206 && r->body.size() != announced && method != "HEAD") {
+      last = IoError("{}: the server sent {} of {} bytes", name_, r->body.size(), announced);
       continue;
     }
     return r;
@@ -183,6 +199,38 @@ Result<std::string> HttpSource::Read(uint64_t offset, uint64_t length) {
                            offset, r.body.size());
     }
     return r.body.substr(offset, length);
+  }
+  return ErrorFor(r);
+}
+
+Result<std::string> HttpSource::ReadPrefix(uint64_t max_length) {
+  if (size_ || max_length == 0) return ByteSource::ReadPrefix(max_length);
+  const std::vector<std::pair<std::string, std::string>> headers = {
+      {"range", fmt::format("bytes=0-{}", max_length - 1)}};
+  // The body is whatever part of the range the file has: its length is not known yet.
+  KERCHUNK_ASSIGN_OR_RETURN(HttpResponse r, Send("GET", headers, max_length, 0));
+  if (r.status == 416) {  // an empty file
+    const auto total = TotalOfContentRange(r);
+    if (total && *total == 0) {
+      size_ = 0;
+      return std::string();
+    }
+    return IoError("{}: HTTP 416 for the first {} bytes", name_, max_length);
+  }
+  if (r.status == 206) {
+    const auto total = TotalOfContentRange(r);
+    if (!total) return IoError("{}: a partial response without the file's size", name_);
+    size_ = *total;
+    if (r.body.size() != std::min(*total, max_length)) {
+      return IoError("{}: asked for the first {} bytes of {}, the server sent {}", name_,
+                     std::min(*total, max_length), *total, r.body.size());
+    }
+    return std::move(r.body);
+  }
+  if (r.status == 200) {  // a server that ignores Range: the whole (small) file
+    size_ = r.body.size();
+    if (r.body.size() > max_length) r.body.resize(max_length);
+    return std::move(r.body);
   }
   return ErrorFor(r);
 }

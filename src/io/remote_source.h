@@ -35,6 +35,7 @@ class HttpSource : public ByteSource {
   const std::string& name() const override { return name_; }
   Result<uint64_t> Size() override;
   Result<std::string> Read(uint64_t offset, uint64_t length) override;
+  Result<std::string> ReadPrefix(uint64_t max_length) override;
   SourceStats stats() const override { return stats_; }
 
  protected:
@@ -48,6 +49,8 @@ class HttpSource : public ByteSource {
 
  private:
   // Sends the request, repeating it on transient failures; returns the final response or error.
+  // A 206 response shorter than `expected_body` (0: than its Content-Range announces) is a
+  // transient failure.
   Result<HttpResponse> Send(const std::string& method,
                             const std::vector<std::pair<std::string, std::string>>& headers,
                             uint64_t max_body, uint64_t expected_body);

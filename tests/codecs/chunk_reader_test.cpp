@@ -98,6 +98,47 @@ TEST_F(ChunkReaderTest, BatchMissingFileNamesKey) {
   EXPECT_THAT(r.status().message(), HasSubstr("/nonexistent/file.nc"));
 }
 
+// A remote location goes to the caller's reader: one call per file with every range, the bytes
+// placed in the order asked; its error names the chunk. Without a reader it is not read.
+TEST(ChunkReaderRemote, RangesOfARemoteFileGoToTheReader) {
+  ReferenceSet refs;
+  const uint32_t url = refs.urls.Intern("https://host/a.nc");
+  ArrayRefs& a = refs.AddArray("t", *ChunkGrid::Make({3}, {1}));
+  a.AddRange(0, url, 100, 2);
+  a.AddRange(1, url, 10, 3);
+  a.AddInline(2, "zz", true);
+  ASSERT_TRUE(refs.Finalize().ok());
+  std::vector<std::vector<std::pair<uint64_t, uint64_t>>> calls;
+  auto identity = [](std::string_view u) -> Result<std::string> { return std::string(u); };
+  UrlToPath remote(
+      identity,
+      [&](const std::string& location, std::span<const std::pair<uint64_t, uint64_t>> ranges)
+          -> Result<std::vector<std::string>> {
+        EXPECT_EQ(location, "https://host/a.nc");
+        calls.emplace_back(ranges.begin(), ranges.end());
+        std::vector<std::string> out;
+        for (const auto& [offset, length] : ranges)
+          out.push_back(fmt::format("{}+{}", offset, length));
+        return out;
+      });
+  const std::vector<size_t> positions = {1, 2, 0};
+  auto r = ReadStoredChunks(refs, refs.arrays[0], positions, remote);
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  EXPECT_THAT(*r, ::testing::ElementsAre("10+3", "zz", "100+2"));
+  ASSERT_EQ(calls.size(), 1u);
+  EXPECT_EQ(calls[0].size(), 2u);
+  EXPECT_EQ(*ReadStoredChunk(refs, refs.arrays[0], 0, remote), "100+2");
+  UrlToPath failing(identity,
+                    [](const std::string& location, auto) -> Result<std::vector<std::string>> {
+                      return NotFoundError("{}: not found (HTTP 404)", location);
+                    });
+  auto missing = ReadStoredChunks(refs, refs.arrays[0], positions, failing);
+  EXPECT_EQ(missing.status().code(), StatusCode::kNotFound);
+  EXPECT_THAT(missing.status().message(), HasSubstr("https://host/a.nc: not found"));
+  EXPECT_THAT(missing.status().message(), HasSubstr("chunk \"t/"));
+  EXPECT_FALSE(ReadStoredChunks(refs, refs.arrays[0], positions, identity).ok());
+}
+
 // Property: whatever the ranges (far apart, adjacent, overlapping, repeated, empty, up to the
 // last byte, more than one coalesced read long), the batch gives what one-by-one reads give.
 TEST(ChunkReaderBatchProperty, SameBytesAsOneByOne) {

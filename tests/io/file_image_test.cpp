@@ -87,6 +87,27 @@ TEST_F(FileImageTest, EveryByteIsTheFilesAndOnlyWhatIsReadIsFetched) {
   EXPECT_TRUE(image->status().ok());
 }
 
+TEST_F(FileImageTest, PrefetchedHeadIsTheOnlyRequestUntilReadsLeaveIt) {
+  CountingSource* counter = nullptr;
+  auto image = Open(&counter, {.head_bytes = 1 << 20, .prefetch_head = true});
+  ASSERT_TRUE(image);
+  EXPECT_EQ(counter->reads, 1);  // fetched while opening
+  const auto view = image->bytes();
+  EXPECT_EQ(std::memcmp(view.data(), bytes_.data(), 1 << 20), 0);
+  EXPECT_EQ(counter->reads, image->lazy() ? 1 : 2);  // without userfaultfd: head + the rest
+  EXPECT_EQ(static_cast<char>(view[5'000'000]), bytes_[5'000'000]);
+  EXPECT_EQ(std::memcmp(view.data(), bytes_.data(), bytes_.size()), 0);
+  EXPECT_TRUE(image->status().ok());
+  // A head larger than the file is the whole file: nothing more is ever fetched.
+  std::ofstream(dir_ / "small.bin", std::ios::binary) << bytes_.substr(0, 10'001);
+  auto small_source = std::make_unique<CountingSource>(*OpenByteSource(dir_ / "small.bin"));
+  CountingSource* small_counter = small_source.get();
+  auto small = FileImage::Open(std::move(small_source), {.prefetch_head = true});
+  ASSERT_TRUE(small.ok());
+  EXPECT_EQ(std::memcmp((*small)->bytes().data(), bytes_.data(), 10'001), 0);
+  EXPECT_EQ(small_counter->reads, 1);
+}
+
 TEST_F(FileImageTest, WholeFileMode) {
   CountingSource* counter = nullptr;
   auto image = Open(&counter, {.whole_file = true});

@@ -16,6 +16,7 @@
 #include <sstream>
 #include <thread>
 
+#include "io/test_servers.h"
 #include "kerchunk/io/byte_source.h"
 #include "kerchunk/io/file_image.h"
 #include "kerchunk/json/kerchunk_json.h"
@@ -27,46 +28,7 @@ namespace {
 
 using ::testing::HasSubstr;
 
-// A child process whose first line of standard output is read (a server's port).
-class ChildProcess {
- public:
-  ChildProcess(const std::vector<std::string>& argv, const std::string& log_path) {
-    int out[2];
-    if (::pipe(out) != 0) return;
-    pid_ = ::fork();
-    if (pid_ == 0) {
-      ::dup2(out[1], 1);
-      const int log = ::open(log_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-      if (log >= 0) ::dup2(log, 2);
-      ::close(out[0]);
-      std::vector<char*> args;
-      for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
-      args.push_back(nullptr);
-      ::execvp(args[0], args.data());
-      ::_exit(127);
-    }
-    ::close(out[1]);
-    out_ = out[0];
-  }
-  ~ChildProcess() {
-    if (pid_ > 0) {
-      ::kill(pid_, SIGTERM);
-      ::waitpid(pid_, nullptr, 0);
-    }
-    if (out_ >= 0) ::close(out_);
-  }
-  // The first line the child writes (empty when it exits first).
-  std::string FirstLine() {
-    std::string line;
-    char c;
-    while (out_ >= 0 && ::read(out_, &c, 1) == 1 && c != '\n') line += c;
-    return line;
-  }
-
- private:
-  pid_t pid_ = -1;
-  int out_ = -1;
-};
+using testing::ChildProcess;
 
 std::string RandomBytes(size_t n, uint64_t seed) {
   std::mt19937_64 rng(seed);
@@ -121,6 +83,21 @@ TEST_F(FaultServerTest, RangesAndSize) {
   auto large = Read("/norange/data.bin", 7, 9);
   EXPECT_EQ(large.status().code(), StatusCode::kIoError);
   EXPECT_THAT(large.status().message(), HasSubstr("more than"));
+}
+
+TEST_F(FaultServerTest, APrefixSizesTheFileInTheSameRequest) {
+  auto source = OpenByteSource(base_ + "/files/data.bin", options_);
+  ASSERT_TRUE(source.ok());
+  EXPECT_EQ(*(*source)->ReadPrefix(1000), bytes_.substr(0, 1000));
+  EXPECT_EQ(*(*source)->Size(), bytes_.size());
+  EXPECT_EQ((*source)->stats().requests, 1u);
+  // Longer than the file: the whole file, still one request.
+  auto small = OpenByteSource(base_ + "/files/small.bin", options_);
+  EXPECT_EQ(*(*small)->ReadPrefix(1 << 20), bytes_.substr(0, 1000));
+  EXPECT_EQ(*(*small)->Size(), 1000u);
+  EXPECT_EQ((*small)->stats().requests, 1u);
+  auto missing = (*OpenByteSource(base_ + "/missing", options_))->ReadPrefix(100);
+  EXPECT_EQ(missing.status().code(), StatusCode::kNotFound);
 }
 
 TEST_F(FaultServerTest, ClientErrorsAreOneLineAndNotRetried) {
@@ -246,36 +223,15 @@ TEST_F(S3ServerTest, ListingFollowsEveryPage) {
 class NginxTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    if (!std::filesystem::exists("/usr/sbin/nginx")) GTEST_SKIP() << "nginx is not installed";
-    if (::geteuid() != 0) GTEST_SKIP() << "the test runs nginx as root";
+    if (std::string why = testing::NginxUnavailable(); !why.empty()) GTEST_SKIP() << why;
     root_ = std::string(KERCHUNK_SAMPLES_DIR);
     // nginx serves a folder of its own: the samples, and files a test writes there.
     std::filesystem::create_directories(served_.path());
     for (const auto& e : std::filesystem::directory_iterator(root_)) {
       std::filesystem::copy_file(e.path(), served_ / e.path().filename().string());
     }
-    // A free port: bind to 0, note it, release it for nginx.
-    const std::string port = ChildProcess({"/usr/bin/python3", "-c",
-                                           "import socket; s = socket.socket(); "
-                                           "s.bind(('127.0.0.1', 0)); "
-                                           "print(s.getsockname()[1])"},
-                                          dir_ / "port.log")
-                                 .FirstLine();
-    std::ofstream(dir_ / "nginx.conf")
-        << "daemon off; user root; worker_processes 1; pid " << dir_ / "nginx.pid"
-        << ";\nerror_log " << dir_ / "error.log"
-        << ";\nevents {}\nhttp {\n"
-        << "  log_format ranges '$request $http_range $status';\n  access_log "
-        << dir_ / "access.log"
-        << " ranges;\n  client_body_temp_path " << dir_.path() << ";\n  proxy_temp_path "
-        << dir_.path() << ";\n  fastcgi_temp_path " << dir_.path() << ";\n  uwsgi_temp_path "
-        << dir_.path() << ";\n  scgi_temp_path " << dir_.path()
-        << ";\n  server { listen 127.0.0.1:" << port << "; root " << served_.path() << "; }\n}\n";
-    nginx_ = std::make_unique<ChildProcess>(
-        std::vector<std::string>{"/usr/sbin/nginx", "-c", dir_ / "nginx.conf", "-e",
-                                 dir_ / "error.log"},
-        dir_ / "nginx.out");
-    base_ = "http://127.0.0.1:" + port;
+    nginx_ = std::make_unique<testing::Nginx>(served_.path(), dir_.path());
+    base_ = nginx_->base();
     for (int i = 0; i < 100; ++i) {
       auto probe = OpenByteSource(base_ + "/groups.h5");
       if (probe.ok() && (*probe)->Size().ok()) return;
@@ -283,16 +239,11 @@ class NginxTest : public ::testing::Test {
     }
     GTEST_SKIP() << "nginx did not start";
   }
-  int LoggedRequests() {
-    std::ifstream log(dir_ / "access.log");
-    int n = 0;
-    for (std::string line; std::getline(log, line);) n += line.starts_with("GET ");
-    return n;
-  }
+  int LoggedRequests() { return nginx_->LoggedRequests(); }
 
   testing::TempDir dir_, served_;
   std::string root_, base_;
-  std::unique_ptr<ChildProcess> nginx_;
+  std::unique_ptr<testing::Nginx> nginx_;
 };
 
 TEST_F(NginxTest, RangesEqualTheFileAndNeighboursShareARequest) {

@@ -9,6 +9,7 @@
 
 #include "kerchunk/json/json_value.h"
 #include "kerchunk/netcdf3/header.h"
+#include "kerchunk/netcdf3/scan_netcdf3.h"
 #include "kerchunk/util/file_io.h"
 #include "netcdf3/header_builder.h"
 #include "netcdf3/netcdf3_oracle.h"

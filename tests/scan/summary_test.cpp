@@ -85,6 +85,37 @@ TEST(FormatSummaryTest, TextNamesOutputCountsAndSkippedFiles) {
   EXPECT_THAT(text, HasSubstr("/d/bad.nc: truncated"));
 }
 
+// Remote files add what reading them cost; local runs print exactly what they printed before.
+TEST(FormatSummaryTest, RemoteFilesAddRequestsBytesAndSecondsPerFile) {
+  RunSummary local = Example();
+  local.files = {{"/d/a.nc", false, 0, 0, 0, 100, 0.5}};
+  EXPECT_EQ(json::Value::Parse(FormatSummaryJson(local))->Find("files"), nullptr);
+  EXPECT_THAT(FormatSummaryText(local), ::testing::Not(HasSubstr("fetched")));
+  RunSummary remote = local;
+  remote.files.push_back({"s3://b/x.nc", true, 1, 4096, 0, 4096, 0.25});
+  remote.files.push_back({"s3://b/y.nc", true, 3, 10 << 20, 2, 20 << 20, 1.5});
+  remote.files.push_back({"s3://b/z.nc", true, 2, 1000, 0, 1000, 0.125});
+  remote.combine_requests = 3;
+  remote.combine_bytes_fetched = 300;
+  auto parsed = json::Value::Parse(FormatSummaryJson(remote));
+  ASSERT_TRUE(parsed.ok());
+  EXPECT_EQ(parsed->Find("requests")->as_uint(), 9u);  // 6 to scan + 3 to combine
+  EXPECT_EQ(parsed->Find("bytes_fetched")->as_uint(), 4096u + (10 << 20) + 1000 + 300);
+  EXPECT_EQ(parsed->Find("combine_requests")->as_uint(), 3u);
+  const auto& files = parsed->Find("files")->as_array();
+  ASSERT_EQ(files.size(), 4u);
+  EXPECT_EQ(files[2].Find("path")->as_string(), "s3://b/y.nc");
+  EXPECT_EQ(files[2].Find("requests")->as_uint(), 3u);
+  EXPECT_EQ(files[2].Find("retries")->as_uint(), 2u);
+  EXPECT_EQ(files[2].Find("size")->as_uint(), 20u << 20);
+  EXPECT_EQ(files[2].Find("seconds")->as_double(), 1.5);
+  const std::string text = FormatSummaryText(remote);
+  EXPECT_THAT(text, HasSubstr("fetched  6 requests, 10.0 MiB from 3 remote files (per file: "
+                              "median 2 requests, max 3; slowest 1.500 s)"));
+  EXPECT_THAT(text, HasSubstr("3 requests, 300 B to combine"));
+  EXPECT_THAT(text, HasSubstr("2 requests repeated after transient failures"));
+}
+
 TEST(PeakRssTest, IsPlausible) {
   uint64_t rss = PeakRssBytes();
   EXPECT_GT(rss, 1u << 20);

@@ -1,4 +1,5 @@
-// Reading the bytes of one chunk reference: inline data, or a byte range of a local file.
+// Reading the bytes of one chunk reference: inline data, or a byte range of a local file (or of
+// a remote one, through a reader the caller supplies: this layer does no network I/O).
 #pragma once
 
 #include <cstdint>
@@ -6,6 +7,8 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "kerchunk/codecs/pipeline.h"
@@ -14,9 +17,37 @@
 
 namespace kerchunk {
 
-/// Maps a reference URL to a local path to read bytes from (e.g. to read the concat
-/// coordinate's values). The default reads URLs as local paths, accepting "file://" URLs.
-using UrlToPath = std::function<Result<std::string>(std::string_view url)>;
+/// Reads byte ranges {offset, length} of a remote file (a location with a scheme, such as
+/// "https://..." or "s3://..."), all of them or an error naming the location.
+using RemoteRangeReader = std::function<Result<std::vector<std::string>>(
+    const std::string& location, std::span<const std::pair<uint64_t, uint64_t>> ranges)>;
+
+/// Maps a reference URL to the location to read bytes from (e.g. to read the concat
+/// coordinate's values): a local path, or, when a RemoteRangeReader is given, a remote location
+/// ("https://...", "s3://...") that the reader reads. The default reads URLs as local paths,
+/// accepting "file://" URLs. Converts from any function of the mapping alone, as before readers
+/// of remote files existed.
+class UrlToPath {
+ public:
+  using Function = std::function<Result<std::string>(std::string_view url)>;
+
+  UrlToPath() = default;
+  template <typename F>
+  requires(!std::is_same_v<std::remove_cvref_t<F>, UrlToPath> &&
+           std::is_constructible_v<Function, F>) UrlToPath(F to_path)
+      : to_path_(std::move(to_path)) {}  // NOLINT: as the function it was
+  UrlToPath(Function to_path, RemoteRangeReader read_remote)
+      : to_path_(std::move(to_path)), read_remote_(std::move(read_remote)) {}
+
+  explicit operator bool() const { return static_cast<bool>(to_path_); }
+  Result<std::string> operator()(std::string_view url) const { return to_path_(url); }
+  /// The reader of remote locations; empty when only local files are read.
+  const RemoteRangeReader& read_remote() const { return read_remote_; }
+
+ private:
+  Function to_path_;
+  RemoteRangeReader read_remote_;
+};
 
 namespace codecs {
 

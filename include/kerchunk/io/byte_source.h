@@ -73,6 +73,10 @@ class ByteSource {
   /// NotFound for a missing file or object; IoError for other failures, naming the URL and the
   /// HTTP status.
   virtual Result<std::string> Read(uint64_t offset, uint64_t length) = 0;
+  /// The first min(size, `max_length`) bytes, and the size known from then on. Remote sources
+  /// do it in one request (the size comes with the range's Content-Range) where Size() then
+  /// Read() would take two: the head of a file is the first thing every scanner reads.
+  virtual Result<std::string> ReadPrefix(uint64_t max_length);
   virtual SourceStats stats() const = 0;
 };
 

@@ -29,6 +29,10 @@ struct FileImageOptions {
   uint64_t block_bytes = uint64_t{256} << 10;
   /// Fetch the whole file at once instead (also what happens without userfaultfd).
   bool whole_file = false;
+  /// Fetch the head while opening, with ByteSource::ReadPrefix: over HTTP the size comes with
+  /// it, so a file whose metadata lies in its head costs one request instead of a HEAD and a
+  /// GET. Off, nothing is fetched before the first touch.
+  bool prefetch_head = false;
 };
 
 class FileImage {
@@ -58,7 +62,8 @@ class FileImage {
   struct Lazy;
   // Reserves the image and starts serving its faults from `uffd`; false when the kernel refuses
   // (the caller then reads the whole file).
-  bool StartLazy(int uffd, const FileImageOptions& options);
+  // `head`, when not empty, holds the first bytes of the file: placed at once.
+  bool StartLazy(int uffd, const FileImageOptions& options, std::string* head);
 
   std::unique_ptr<ByteSource> source_;
   std::byte* data_ = nullptr;

@@ -17,9 +17,9 @@
 #include <string>
 #include <string_view>
 
+#include "kerchunk/formats/format_scanner.h"
 #include "kerchunk/netcdf3/header.h"
 #include "kerchunk/refs/reference_set.h"
-#include "kerchunk/scan/file_scan.h"
 #include "kerchunk/util/status.h"
 
 namespace kerchunk::netcdf3 {

@@ -13,6 +13,7 @@
 
 #include "kerchunk/combine/combine.h"
 #include "kerchunk/commands/summary.h"
+#include "kerchunk/io/byte_source.h"
 #include "kerchunk/json/kerchunk_json.h"
 #include "kerchunk/scan/file_scan.h"
 #include "kerchunk/scan/input_list.h"
@@ -41,13 +42,17 @@ enum class SummaryFormat {
 };
 
 struct ScanOptions {
-  std::vector<std::string> inputs;  ///< files, folders, patterns (see ExpandInputs)
-  std::string files_from;           ///< a file list (see ReadFileList); "-": CommandStreams::in
-  std::optional<Shard> shard;       ///< scan only this slice of the sorted file list
-  std::string output;               ///< the reference file; "-": CommandStreams::out
-  std::string url_prefix;           ///< see PathToUrl::Make
+  /// Files, folders, patterns (see ExpandInputs), and remote files: http(s):// URLs, s3://
+  /// objects, prefixes and patterns (see ExpandRemoteInput), in any mix.
+  std::vector<std::string> inputs;
+  std::string files_from;      ///< a file list (see ReadFileList); "-": CommandStreams::in
+  std::optional<Shard> shard;  ///< scan only this slice of the sorted file list
+  std::string output;          ///< the reference file; "-": CommandStreams::out
+  std::string url_prefix;      ///< see PathToUrl::Make
   std::vector<PrefixRewrite> rewrites;
   FileScanOptions file_options;
+  /// How remote files are read: headers, the S3 endpoint, region, addressing and credentials.
+  io::SourceOptions source;
   /// How several files are combined. An empty concat_dim is the first unlimited dimension of
   /// the first file, else "time"; url_to_path and threads are the run's own (the scanned files'
   /// paths, `threads`).

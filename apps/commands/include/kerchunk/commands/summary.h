@@ -16,6 +16,17 @@ struct SkippedInput {
   std::string error;
 };
 
+/// What reading one scanned file cost (remote files: requests and bytes fetched).
+struct FileCost {
+  std::string path;  ///< the path or URL read
+  bool remote = false;
+  uint64_t requests = 0;
+  uint64_t bytes_fetched = 0;
+  uint64_t retries = 0;
+  uint64_t file_size = 0;
+  double seconds = 0;
+};
+
 /// Counts of one run. Filled by RunScan / RunCombineFiles.
 struct RunSummary {
   std::string command;  ///< "scan" or "combine"
@@ -32,6 +43,11 @@ struct RunSummary {
   uint64_t output_bytes = 0;          ///< size of the output written
   bool packed = false;                ///< the output is the packed form, not Kerchunk JSON
   double seconds = 0;
+  /// Scan: each file read, in list order (also the failed ones with --on-error skip).
+  std::vector<FileCost> files;
+  /// Scan: requests and bytes of combine's reads of remote files (coordinate values).
+  uint64_t combine_requests = 0;
+  uint64_t combine_bytes_fetched = 0;
   uint64_t peak_rss_bytes = 0;  ///< peak resident memory of the process (getrusage)
 };
 
@@ -46,6 +62,9 @@ std::string FormatSummaryText(const RunSummary& summary);
 
 /// One JSON object on one line with every field of RunSummary plus inputs_per_second (files or
 /// parts read per second) and refs_per_second; skipped inputs as [{"path":..., "error":...}].
+/// A scan with remote files adds "requests" and "bytes_fetched" (totals, combine's reads
+/// included), "combine_requests", "combine_bytes_fetched" and "files": one
+/// {"path", "remote", "requests", "bytes_fetched", "retries", "size", "seconds"} per file.
 std::string FormatSummaryJson(const RunSummary& summary);
 
 }  // namespace kerchunk
