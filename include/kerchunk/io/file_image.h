@@ -25,8 +25,11 @@ struct FileImageOptions {
   /// header of a netCDF file and most of a netCDF-4 file's metadata are.
   uint64_t head_bytes = uint64_t{4} << 20;
   /// Bytes fetched on a later first touch: the touched block (aligned) and the blocks after it
-  /// up to this size, stopping at one already fetched (index nodes sit close together).
-  uint64_t block_bytes = uint64_t{256} << 10;
+  /// up to this size, stopping at one already fetched (index nodes sit close together). Not
+  /// larger: in a netCDF-4 file written chunk by chunk the B-tree nodes sit between the chunks,
+  /// a few KiB every few hundred KiB; on 10 files of 14 MB, 256 KiB blocks fetched 131 of their
+  /// 144 MB in 361 requests, 64 KiB blocks 65.5 MB in 379, 16 KiB 48.5 MB in 417.
+  uint64_t block_bytes = uint64_t{64} << 10;
   /// Fetch the whole file at once instead (also what happens without userfaultfd).
   bool whole_file = false;
   /// Fetch the head while opening, with ByteSource::ReadPrefix: over HTTP the size comes with
