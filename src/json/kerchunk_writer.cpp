@@ -102,13 +102,6 @@ class Writer {
     return sink("\n}}\n");
   }
 
-  // The document appended to `out`, on one thread.
-  void Write(std::string& out) const {
-    WriteOpening(out);
-    WriteItems(Plan(), out);
-    out += "\n}}\n";
-  }
-
   // Upper bounds of what is written, reserved before writing so that a text never grows by
   // reallocation, which briefly holds the old and the new buffer (about 2.5 times the JSON at
   // the peak, ~165 MB for a million references); capacity reserved but never written costs
@@ -172,17 +165,6 @@ class Writer {
     out += "{\"version\":1,";
     if (options_.templates && refs_.urls.size() > 0) WriteTemplates(out);
     out += "\"refs\":{";
-  }
-
-  void WriteItems(const std::vector<Piece>& pieces, std::string& out) const {
-    bool written = false;
-    for (const Piece& p : pieces) {
-      const size_t start = out.size();
-      WritePiece(p, out);
-      // The first item of the document has no comma (a move of one piece at most).
-      if (!written && out.size() > start) out.erase(start, 1);
-      written |= out.size() > start;
-    }
   }
 
   void WritePiece(const Piece& p, std::string& out) const {
@@ -287,7 +269,12 @@ void SerializeKerchunkJson(const ReferenceSet& refs, const WriteOptions& options
                            std::string& out) {
   Writer writer(refs, options);
   out.reserve(out.size() + writer.SizeBound());
-  writer.Write(out);
+  // The pieces appended as they come: one way to write the document, streamed or not.
+  const Status appended = writer.Stream([&](std::string_view text) {
+    out += text;
+    return OkStatus();
+  });
+  (void)appended;  // appending to a string cannot fail
 }
 
 Status StreamKerchunkJson(const ReferenceSet& refs, const WriteOptions& options,

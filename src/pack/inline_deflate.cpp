@@ -2,8 +2,11 @@
 
 #include <zlib.h>
 
-#include <algorithm>
 #include <array>
+#include <memory>
+
+#include "kerchunk/codecs/codec.h"
+#include "kerchunk/json/json_value.h"
 
 namespace kerchunk::pack::internal {
 namespace {
@@ -16,35 +19,17 @@ bool LooksLikeZlib(std::string_view s) {
   return (cmf & 0x0f) == 8 && (cmf >> 4) <= 7 && (flg & 0x20) == 0 && (cmf * 256 + flg) % 31 == 0;
 }
 
-// The content of one whole zlib stream, or nullopt when `stream` is not exactly one (trailing
-// bytes would be lost by re-deflating) or inflates past `limit`.
-std::optional<std::string> InflateWhole(std::string_view stream, uint64_t limit) {
-  z_stream zs{};
-  if (inflateInit(&zs) != Z_OK) return std::nullopt;
-  std::string out(std::min<uint64_t>(limit, stream.size() * 4 + 64), '\0');
-  zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(stream.data()));
-  zs.avail_in = static_cast<uInt>(stream.size());
-  int rc = Z_OK;
-  while (rc == Z_OK) {
-    if (zs.total_out == out.size()) {
-      if (out.size() >= limit) break;
-      out.resize(std::min<uint64_t>(limit, out.size() * 2));
-    }
-    zs.next_out = reinterpret_cast<Bytef*>(out.data() + zs.total_out);
-    zs.avail_out = static_cast<uInt>(out.size() - zs.total_out);
-    rc = inflate(&zs, Z_FINISH);
-    if (rc == Z_BUF_ERROR && zs.avail_out == 0) rc = Z_OK;  // only out of room
-  }
-  const bool whole = rc == Z_STREAM_END && zs.avail_in == 0;
-  out.resize(zs.total_out);
-  inflateEnd(&zs);
-  if (!whole) return std::nullopt;
-  return out;
+// The numcodecs zlib decoder (bounded output; a cut or corrupt stream is an error). It ignores
+// bytes after the stream, as Python's zlib does; such a value is then not reproduced by
+// re-deflating, so it is kept as it is.
+const codecs::Codec& ZlibDecoder() {
+  static const std::shared_ptr<const codecs::Codec> zlib = [] {
+    json::Value config = json::Value::MakeObject();
+    config.Set("id", json::Value::String("zlib"));
+    return *codecs::MakeCodec(config);
+  }();
+  return *zlib;
 }
-
-}  // namespace
-
-namespace {
 
 // One compressor per level and thread, reset between values: starting a zlib compressor
 // allocates and clears ~256 KiB, which would be most of the time of deflating a small value
@@ -94,8 +79,9 @@ Result<std::string> DeflateAtLevel(std::string_view bytes, int level) {
 std::optional<InflatedValue> InflateReproducibly(std::string_view stream, int first_level,
                                                  uint64_t max_inflated) {
   if (!LooksLikeZlib(stream) || stream.size() > UINT32_MAX) return std::nullopt;
-  std::optional<std::string> bytes = InflateWhole(stream, max_inflated);
-  if (!bytes) return std::nullopt;
+  Result<std::string> bytes =
+      ZlibDecoder().Decode(stream, codecs::DecodedSize::AtMost(max_inflated));
+  if (!bytes.ok()) return std::nullopt;
   // The header's level field (FLEVEL) narrows the candidates: 0 = level 1, 1 = 2-5, 2 = 6,
   // 3 = 7-9.
   static constexpr std::array<std::array<int, 4>, 4> kLevelsOf = {

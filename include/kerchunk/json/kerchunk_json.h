@@ -30,8 +30,8 @@ Result<ReferenceSet> ReadKerchunkFile(const std::string& path);
 struct WriteOptions {
   /// Store each URL once in "templates" ({"u0": "https://..."}) and refer to it as "{{u0}}".
   bool templates = false;
-  /// Threads serializing a streamed set (StreamKerchunkJson; 0: hardware concurrency); the text
-  /// is the same for any number.
+  /// Threads serializing a large set (0: hardware concurrency); the text is the same for any
+  /// number.
   unsigned threads = 1;
 };
 
