@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <numeric>
+#include <span>
 
 namespace kerchunk::internal {
 namespace {
@@ -50,19 +51,32 @@ uint32_t UrlRemapper::Map(size_t part, uint32_t id) {
   return slot;
 }
 
-void AppendReference(ArrayRefs& out, uint64_t chunk, const ArrayRefs& source, size_t i, size_t part,
-                     UrlRemapper& urls) {
-  ChunkRef ref = source.Get(i);
-  if (ref.kind != RefKind::kInline) ref.url = urls.Map(part, ref.url);
-  out.Add(chunk, ref);
+void UrlRemapper::MapAll(size_t part, const ArrayRefs& refs) {
+  // A part is usually one file, so nearly every reference repeats the previous one's URL.
+  uint32_t previous = kUnset;
+  for (uint32_t id : refs.urls()) {
+    if (id == previous || id > ArrayRefs::kMaxUrlId) continue;  // inline values have no URL
+    Map(part, id);
+    previous = id;
+  }
 }
 
 namespace {
 
-// Calls fn(part, position, output chunk) for every reference of the variable, parts in order
-// of their start position.
+// Appends reference `i` of `source` (of part `part`) to `out` as chunk `chunk`, its URL id
+// translated by url_of(part, id).
+template <typename UrlOf>
+void AppendMoved(ArrayRefs& out, uint64_t chunk, const ArrayRefs& source, size_t i, size_t part,
+                 UrlOf&& url_of) {
+  ChunkRef ref = source.Get(i);
+  if (ref.kind != RefKind::kInline) ref.url = url_of(part, ref.url);
+  out.Add(chunk, ref);
+}
+
+// Calls fn(part, position, output chunk) for every reference of the variable in the parts
+// `order` lists, in that order.
 template <typename Fn>
-void ForEachMoved(const std::vector<const ArrayRefs*>& sources, const std::vector<size_t>& order,
+void ForEachMoved(const std::vector<const ArrayRefs*>& sources, std::span<const size_t> order,
                   const Placement& placement, const ChunkGrid& grid, size_t axis, Fn&& fn) {
   for (size_t p : order) {
     const ArrayRefs* refs = sources[p];
@@ -78,7 +92,7 @@ void ForEachMoved(const std::vector<const ArrayRefs*>& sources, const std::vecto
 // parts in input order, so later ones overwrite earlier keys), or first with
 // placement.earlier_wins.
 std::vector<Item> SortedLastWins(const std::vector<const ArrayRefs*>& sources,
-                                 const std::vector<size_t>& order, const Placement& placement,
+                                 std::span<const size_t> order, const Placement& placement,
                                  const ChunkGrid& grid, size_t axis, size_t total) {
   std::vector<Item> items;
   items.reserve(total);
@@ -100,44 +114,95 @@ std::vector<Item> SortedLastWins(const std::vector<const ArrayRefs*>& sources,
   return items;
 }
 
+// Positions in `order` where each of at most `max_pieces` runs of about total / max_pieces
+// references starts, and the end.
+std::vector<size_t> SplitIntoPieces(const std::vector<const ArrayRefs*>& sources,
+                                    const std::vector<size_t>& order, size_t total,
+                                    size_t max_pieces) {
+  std::vector<size_t> starts = {0};
+  const size_t target = std::max<size_t>(1, (total + max_pieces - 1) / max_pieces);
+  size_t in_piece = 0;
+  for (size_t k = 0; k < order.size(); ++k) {
+    in_piece += sources[order[k]] ? sources[order[k]]->size() : 0;
+    if (in_piece >= target && k + 1 < order.size()) {
+      starts.push_back(k + 1);
+      in_piece = 0;
+    }
+  }
+  starts.push_back(order.size());
+  return starts;
+}
+
 }  // namespace
 
-Result<ArrayRefs> ConcatenateChunks(const std::vector<PartView>& parts, const VariablePlan& plan,
-                                    const Placement& placement, ChunkGrid grid, UrlRemapper& urls) {
-  std::vector<size_t> order(parts.size());
-  std::iota(order.begin(), order.end(), 0);
-  std::stable_sort(order.begin(), order.end(),
+Result<Concatenation> Concatenation::Prepare(const std::vector<PartView>& parts,
+                                             const VariablePlan& plan, const Placement& placement,
+                                             ChunkGrid grid, UrlRemapper& urls, size_t max_pieces) {
+  Concatenation c(plan, placement, std::move(grid), urls);
+  c.order_.resize(parts.size());
+  std::iota(c.order_.begin(), c.order_.end(), 0);
+  std::stable_sort(c.order_.begin(), c.order_.end(),
                    [&](size_t a, size_t b) { return placement.start[a] < placement.start[b]; });
-  std::vector<const ArrayRefs*> sources(parts.size());
+  c.sources_.resize(parts.size());
   size_t total = 0;
   for (size_t p = 0; p < parts.size(); ++p) {
-    sources[p] = parts[p].Find(plan.path)->refs;
-    total += sources[p] ? sources[p]->size() : 0;
+    c.sources_[p] = parts[p].Find(plan.path)->refs;
+    total += c.sources_[p] ? c.sources_[p]->size() : 0;
   }
   // Usually (disjoint parts, concat axis first) the moved chunks come out in increasing order
-  // and can be appended directly; a first pass checks that without storing anything.
+  // and pieces of parts can be built apart; a first pass checks that without storing anything.
   bool increasing = true;
   uint64_t previous = 0;
   bool first = true;
-  ForEachMoved(sources, order, placement, grid, plan.axis, [&](size_t, size_t, uint64_t out) {
-    if (!first && out <= previous) increasing = false;
-    previous = out;
-    first = false;
-  });
-  ArrayRefs out(plan.path, grid);
+  ForEachMoved(c.sources_, c.order_, placement, c.grid_, plan.axis,
+               [&](size_t, size_t, uint64_t out) {
+                 if (!first && out <= previous) increasing = false;
+                 previous = out;
+                 first = false;
+               });
   if (increasing) {
-    out.Reserve(total);
-    ForEachMoved(sources, order, placement, grid, plan.axis, [&](size_t p, size_t i, uint64_t c) {
-      AppendReference(out, c, *sources[p], i, p, urls);
-    });
-  } else {
-    std::vector<Item> items = SortedLastWins(sources, order, placement, grid, plan.axis, total);
-    out.Reserve(items.size());
-    for (const Item& item : items) {
-      AppendReference(out, item.chunk, *sources[item.part], item.position, item.part, urls);
+    for (size_t p : c.order_) {
+      if (c.sources_[p] && placement.length[p] != 0) urls.MapAll(p, *c.sources_[p]);
     }
+    c.piece_starts_ = SplitIntoPieces(c.sources_, c.order_, total, std::max<size_t>(1, max_pieces));
+    return c;
   }
-  KERCHUNK_RETURN_IF_ERROR(out.Finalize().Annotate("variable \"{}\"", plan.path));
+  std::vector<Item> items =
+      SortedLastWins(c.sources_, c.order_, placement, c.grid_, plan.axis, total);
+  ArrayRefs out(plan.path, c.grid_);
+  out.Reserve(items.size());
+  for (const Item& item : items) {
+    AppendMoved(out, item.chunk, *c.sources_[item.part], item.position, item.part,
+                [&urls](size_t p, uint32_t id) { return urls.Map(p, id); });
+  }
+  c.built_ = std::move(out);
+  return c;
+}
+
+ArrayRefs Concatenation::Build(size_t piece) const {
+  std::span<const size_t> parts(order_.data() + piece_starts_[piece],
+                                piece_starts_[piece + 1] - piece_starts_[piece]);
+  size_t total = 0;
+  for (size_t p : parts) total += sources_[p] ? sources_[p]->size() : 0;
+  ArrayRefs out(plan_->path, grid_);
+  out.Reserve(total);
+  ForEachMoved(sources_, parts, *placement_, grid_, plan_->axis,
+               [&](size_t p, size_t i, uint64_t chunk) {
+                 AppendMoved(out, chunk, *sources_[p], i, p,
+                             [this](size_t part, uint32_t id) { return urls_->Mapped(part, id); });
+               });
+  return out;
+}
+
+Result<ArrayRefs> Concatenation::Finish(std::vector<ArrayRefs> pieces) && {
+  ArrayRefs out = built_ ? std::move(*built_) : ArrayRefs(plan_->path, grid_);
+  if (!built_) {
+    size_t total = 0;
+    for (const ArrayRefs& piece : pieces) total += piece.size();
+    out.Reserve(total);
+    for (const ArrayRefs& piece : pieces) out.Append(piece);
+  }
+  KERCHUNK_RETURN_IF_ERROR(out.Finalize().Annotate("variable \"{}\"", plan_->path));
   return out;
 }
 

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "combine/part_view.h"
@@ -15,8 +16,14 @@ namespace kerchunk::internal {
 class UrlRemapper {
  public:
   UrlRemapper(UrlTable& out, const std::vector<PartView>& parts);
-  /// Output id of url id `id` of part `part`.
+  /// Output id of url id `id` of part `part`, interned on first use. Not thread-safe.
   uint32_t Map(size_t part, uint32_t id);
+  /// Interns the URLs of `refs` (of part `part`) in the order its references use them: what
+  /// calling Map on each reference in turn would do, without building anything.
+  void MapAll(size_t part, const ArrayRefs& refs);
+  /// Output id of a URL Map or MapAll has interned. Only reads, so any number of threads can
+  /// call it once the interning is done.
+  uint32_t Mapped(size_t part, uint32_t id) const { return ids_[part][id]; }
 
  private:
   static constexpr uint32_t kUnset = UINT32_MAX;
@@ -25,14 +32,43 @@ class UrlRemapper {
   std::vector<std::vector<uint32_t>> ids_;
 };
 
-/// Appends reference `i` of `source` (of part `part`) to `out` as chunk `chunk`.
-void AppendReference(ArrayRefs& out, uint64_t chunk, const ArrayRefs& source, size_t i, size_t part,
-                     UrlRemapper& urls);
-
 /// The references of a concatenated variable: every part's chunks, their index along the concat
 /// axis moved by the part's start / the chunk extent. Where parts overlap, a key keeps the
-/// reference of the later part in input order. `grid` is the output grid (combined shape).
-Result<ArrayRefs> ConcatenateChunks(const std::vector<PartView>& parts, const VariablePlan& plan,
-                                    const Placement& placement, ChunkGrid grid, UrlRemapper& urls);
+/// reference of the later part in input order.
+///
+/// Built in two steps so that the variables of a combine, and pieces of each, are built on
+/// several threads while the output stays that of one thread: Prepare runs on one thread,
+/// variable after variable in output order, and gives the URL ids out in the order of the
+/// output references; Build then fills pieces (runs of parts) concurrently, reading ids only.
+class Concatenation {
+ public:
+  /// `grid` is the output grid (combined shape). The references are split into at most
+  /// `max_pieces` pieces of about equal size. Overlapping parts (or a concat axis after the first
+  /// chunked dimension) need a sort over all references, so they are built here, in one piece.
+  static Result<Concatenation> Prepare(const std::vector<PartView>& parts, const VariablePlan& plan,
+                                       const Placement& placement, ChunkGrid grid,
+                                       UrlRemapper& urls, size_t max_pieces);
+
+  /// Pieces left for Build (0 when Prepare built the whole variable).
+  size_t pieces() const { return piece_starts_.empty() ? 0 : piece_starts_.size() - 1; }
+  /// The references of piece `piece`, in output order. Thread-safe (reads only).
+  ArrayRefs Build(size_t piece) const;
+  /// The variable's references from its built pieces, in piece order.
+  Result<ArrayRefs> Finish(std::vector<ArrayRefs> pieces) &&;
+
+ private:
+  Concatenation(const VariablePlan& plan, const Placement& placement, ChunkGrid grid,
+                const UrlRemapper& urls)
+      : plan_(&plan), placement_(&placement), grid_(std::move(grid)), urls_(&urls) {}
+
+  const VariablePlan* plan_;
+  const Placement* placement_;
+  ChunkGrid grid_;
+  const UrlRemapper* urls_;
+  std::vector<size_t> order_;              // parts by start position
+  std::vector<const ArrayRefs*> sources_;  // the variable's references in each part
+  std::vector<size_t> piece_starts_;       // positions in order_ where pieces begin, and end
+  std::optional<ArrayRefs> built_;         // overlapping parts: built by Prepare
+};
 
 }  // namespace kerchunk::internal

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 
 #include "combine/chunk_merge.h"
 #include "combine/coordinate.h"
@@ -43,6 +44,22 @@ struct Plan {
     return nullptr;
   }
 };
+
+// Every part's variables, parsed on `threads` threads (thousands of parts, each with its own
+// .zarray and .zattrs documents); the first error in part order.
+Result<std::vector<PartView>> DescribeParts(const std::vector<ReferenceSet>& inputs,
+                                            unsigned threads) {
+  std::vector<std::optional<Result<PartView>>> described(inputs.size());
+  ParallelFor(inputs.size(), threads,
+              [&](size_t i) { described[i].emplace(internal::DescribePart(inputs[i], i)); });
+  std::vector<PartView> parts;
+  parts.reserve(inputs.size());
+  for (auto& view : described) {
+    KERCHUNK_ASSIGN_OR_RETURN(PartView part, std::move(*view));
+    parts.push_back(std::move(part));
+  }
+  return parts;
+}
 
 // Keys under a concatenated variable or the coordinate other than its metadata would be copied
 // to the wrong place; they only arise from chunk keys outside the grid.
@@ -270,26 +287,54 @@ Result<ArrayRefs> BuildCoordinate(const PartView& first, const VariablePlan& v,
   return BuildInline(v.path, std::move(meta), placement.values, out);
 }
 
-Result<ArrayRefs> BuildConcatenated(const std::vector<PartView>& parts, const VariablePlan& v,
-                                    const Placement& placement, internal::UrlRemapper& urls,
-                                    ReferenceSet& out) {
+Result<internal::Concatenation> PrepareConcatenated(const std::vector<PartView>& parts,
+                                                    const VariablePlan& v,
+                                                    const Placement& placement,
+                                                    internal::UrlRemapper& urls, unsigned threads,
+                                                    ReferenceSet& out) {
   ZarrArrayMeta meta = parts[0].Find(v.path)->meta;
   meta.shape[v.axis] = placement.total;
   out.SetText(ZarrayKey(v.path), meta.Dump());
   KERCHUNK_ASSIGN_OR_RETURN(ChunkGrid grid, meta.Grid());
-  return internal::ConcatenateChunks(parts, v, placement, std::move(grid), urls);
+  return internal::Concatenation::Prepare(parts, v, placement, std::move(grid), urls, threads);
+}
+
+// Builds every piece of every concatenation on `threads` threads, then joins each variable's.
+Status BuildConcatenations(std::vector<internal::Concatenation>& concatenations,
+                           const std::vector<std::string>& paths, unsigned threads,
+                           std::map<std::string, ArrayRefs, std::less<>>& built) {
+  std::vector<std::pair<size_t, size_t>> tasks;  // (concatenation, piece)
+  std::vector<std::vector<ArrayRefs>> pieces(concatenations.size());
+  for (size_t c = 0; c < concatenations.size(); ++c) {
+    pieces[c].resize(concatenations[c].pieces());
+    for (size_t k = 0; k < pieces[c].size(); ++k) tasks.emplace_back(c, k);
+  }
+  ParallelFor(tasks.size(), threads, [&](size_t t) {
+    auto [c, k] = tasks[t];
+    pieces[c][k] = concatenations[c].Build(k);
+  });
+  for (size_t c = 0; c < concatenations.size(); ++c) {
+    KERCHUNK_ASSIGN_OR_RETURN(ArrayRefs refs,
+                              std::move(concatenations[c]).Finish(std::move(pieces[c])));
+    built.emplace(paths[c], std::move(refs));
+  }
+  return OkStatus();
 }
 
 // `bounds`: the converted values of plan.bounds, or nullptr when its references are kept.
 Result<ReferenceSet> BuildOutput(std::vector<ReferenceSet>& inputs,
                                  const std::vector<PartView>& parts, const Plan& plan,
                                  const Placement& placement,
-                                 const std::vector<CoordinateValue>* bounds) {
+                                 const std::vector<CoordinateValue>* bounds, unsigned threads) {
   ReferenceSet out;
   out.urls = inputs[0].urls;  // same ids for the first part's references
   out.entries = inputs[0].entries;
   internal::UrlRemapper urls(out.urls, parts);
   std::map<std::string, ArrayRefs, std::less<>> built;
+  // Concatenations are prepared here, in plan order, so that URL ids are given out in the order
+  // of the output references whatever the thread count; they are built after the loop.
+  std::vector<internal::Concatenation> concatenations;
+  std::vector<std::string> concatenated_paths;
   for (const VariablePlan& v : plan.variables) {
     if (v.role == VariableRole::kCoordinate) {
       KERCHUNK_ASSIGN_OR_RETURN(ArrayRefs refs, BuildCoordinate(parts[0], v, placement, out));
@@ -306,10 +351,13 @@ Result<ReferenceSet> BuildOutput(std::vector<ReferenceSet>& inputs,
       KERCHUNK_ASSIGN_OR_RETURN(ArrayRefs refs, BuildInline(v.path, std::move(meta), *bounds, out));
       built.emplace(v.path, std::move(refs));
     } else if (v.role == VariableRole::kConcatenated) {
-      KERCHUNK_ASSIGN_OR_RETURN(ArrayRefs refs, BuildConcatenated(parts, v, placement, urls, out));
-      built.emplace(v.path, std::move(refs));
+      KERCHUNK_ASSIGN_OR_RETURN(internal::Concatenation c,
+                                PrepareConcatenated(parts, v, placement, urls, threads, out));
+      concatenations.push_back(std::move(c));
+      concatenated_paths.push_back(v.path);
     }
   }
+  KERCHUNK_RETURN_IF_ERROR(BuildConcatenations(concatenations, concatenated_paths, threads, built));
   // Arrays in the first part's order; variables taken from it keep their references as they
   // are (its URL ids are unchanged).
   for (ArrayRefs& a : inputs[0].arrays) {
@@ -348,12 +396,8 @@ Result<ReferenceSet> CombineReferenceSets(std::vector<ReferenceSet> inputs,
   UrlToPath url_to_path = options.url_to_path ? options.url_to_path : codecs::DefaultUrlToPath;
   std::vector<std::string> warnings;
 
-  std::vector<PartView> parts;
-  parts.reserve(inputs.size());
-  for (size_t i = 0; i < inputs.size(); ++i) {
-    KERCHUNK_ASSIGN_OR_RETURN(PartView view, internal::DescribePart(inputs[i], i));
-    parts.push_back(std::move(view));
-  }
+  KERCHUNK_ASSIGN_OR_RETURN(std::vector<PartView> parts,
+                            DescribeParts(inputs, ResolveThreads(options.threads)));
   if (internal::NeedsNewDimension(parts[0], options)) {
     parts.clear();
     KERCHUNK_ASSIGN_OR_RETURN(
@@ -409,8 +453,9 @@ Result<ReferenceSet> CombineReferenceSets(std::vector<ReferenceSet> inputs,
     KERCHUNK_RETURN_IF_ERROR(internal::CheckChunkAlignment(
         parts, placement, v.path, options.concat_dim, parts[0].Find(v.path)->meta.chunks[v.axis]));
   }
-  KERCHUNK_ASSIGN_OR_RETURN(
-      ReferenceSet out, BuildOutput(inputs, parts, plan, placement, bounds ? &*bounds : nullptr));
+  KERCHUNK_ASSIGN_OR_RETURN(ReferenceSet out,
+                            BuildOutput(inputs, parts, plan, placement, bounds ? &*bounds : nullptr,
+                                        ResolveThreads(options.threads)));
   if (const std::string* data = DataSource(options); data && plan.coordinate) {
     KERCHUNK_RETURN_IF_ERROR(TakeTimeAttributes(out, parts[0], *data, plan.coordinate->path));
   }

@@ -63,6 +63,21 @@ void ArrayRefs::Add(uint64_t chunk, const ChunkRef& ref) {
   }
 }
 
+void ArrayRefs::Append(const ArrayRefs& other) {
+  const size_t first = size();
+  chunk_.insert(chunk_.end(), other.chunk_.begin(), other.chunk_.end());
+  url_.insert(url_.end(), other.url_.begin(), other.url_.end());
+  offset_.insert(offset_.end(), other.offset_.begin(), other.offset_.end());
+  length_.insert(length_.end(), other.length_.begin(), other.length_.end());
+  if (other.inline_data_.empty()) return;
+  // Inline values locate their bytes by offset in inline_data_, which now follows ours.
+  const uint64_t shift = inline_data_.size();
+  inline_data_ += other.inline_data_;
+  for (size_t i = first; i < size(); ++i) {
+    if (url_[i] == kInlineText || url_[i] == kInlineBase64) offset_[i] += shift;
+  }
+}
+
 ChunkRef ArrayRefs::Get(size_t i) const {
   ChunkRef r;
   uint32_t u = url_[i];

@@ -2,6 +2,7 @@
 // the scanners live in src/hdf5/ and src/netcdf3/).
 #include "kerchunk/scan/file_scan.h"
 
+#include <algorithm>
 #include <array>
 
 #include "kerchunk/util/file_io.h"
@@ -22,9 +23,19 @@ const FormatScanner* FindFormatScanner(std::span<const std::byte> file) {
 }
 
 Result<FileFormat> DetectFileFormat(const std::string& path) {
-  // A memory map touches only the pages at the probed offsets, however large the file.
-  KERCHUNK_ASSIGN_OR_RETURN(MappedFile file, MappedFile::Open(path));
-  const FormatScanner* scanner = FindFormatScanner(file.bytes());
+  // Nearly every file names its format in its first 8 bytes, and one positioned read of them
+  // costs a fraction of mapping the file: listing a folder probes every file in it, one at a
+  // time, before the scan's threads start. Only a file whose head names no format (an HDF5
+  // user block, or not a data file) is mapped, which touches only the pages at the probed
+  // offsets however large the file.
+  KERCHUNK_ASSIGN_OR_RETURN(ReadOnlyFile head_file, ReadOnlyFile::Open(path));
+  KERCHUNK_ASSIGN_OR_RETURN(std::string head,
+                            head_file.Read(0, std::min<uint64_t>(head_file.size(), 8)));
+  const FormatScanner* scanner = FindFormatScanner(std::as_bytes(std::span(head)));
+  if (!scanner) {
+    KERCHUNK_ASSIGN_OR_RETURN(MappedFile file, MappedFile::Open(path));
+    scanner = FindFormatScanner(file.bytes());
+  }
   if (scanner == &Netcdf3FormatScanner()) return FileFormat::kNetcdf3;
   if (scanner == &Hdf5FormatScanner()) return FileFormat::kHdf5;
   return FileFormat::kUnknown;

@@ -1,9 +1,10 @@
 // Associativity, the property sharded scans rely on: combining groups of parts and then the
 // groups' results gives exactly what combining all parts at once gives, for random series
 // (lengths, overlaps, chunking, units, dtypes) and random contiguous groupings, nested up to
-// three levels.
+// three levels. And determinism: the thread count changes nothing, URL ids included.
 #include <gtest/gtest.h>
 
+#include <optional>
 #include <random>
 
 #include "combine/synthetic_parts.h"
@@ -121,6 +122,72 @@ TEST(CombinePropertyTest, CombiningACombinationAloneIsIdempotent) {
     auto twice = CombineReferenceSets(std::move(again_parts), LaterWins());
     ASSERT_TRUE(twice.ok());
     EXPECT_TRUE(testing::SameReferences(*once, *twice)) << "trial " << trial;
+  }
+}
+
+// Gives some of tas's chunks another URL of the part or inline bytes, so that parts hold several
+// URLs (as combined parts do) and inline values, whose ids and offsets must survive being built
+// in pieces and joined.
+void MixReferences(ReferenceSet& part, std::mt19937_64& rng) {
+  const uint32_t other = part.urls.Intern("other-" + std::to_string(rng() % 3) + ".nc");
+  for (ArrayRefs& array : part.arrays) {
+    if (array.path() != "tas") continue;
+    ArrayRefs mixed(array.path(), array.grid());
+    for (size_t i = 0; i < array.size(); ++i) {
+      ChunkRef ref = array.Get(i);
+      const std::string bytes = "inline " + std::to_string(i);
+      switch (rng() % 4) {
+        case 0:
+          mixed.AddInline(array.chunk_index(i), bytes, rng() % 2 == 0);
+          break;
+        case 1:
+          ref.url = other;
+          mixed.Add(array.chunk_index(i), ref);
+          break;
+        default:
+          mixed.Add(array.chunk_index(i), ref);
+      }
+    }
+    array = std::move(mixed);
+  }
+}
+
+// Equal down to the URL table's order and each array's columns, not only in meaning.
+::testing::AssertionResult Identical(const ReferenceSet& a, const ReferenceSet& b) {
+  if (a.urls.urls() != b.urls.urls()) return ::testing::AssertionFailure() << "URL tables differ";
+  if (a.arrays.size() != b.arrays.size()) return ::testing::AssertionFailure() << "array counts";
+  for (size_t k = 0; k < a.arrays.size(); ++k) {
+    const ArrayRefs &x = a.arrays[k], &y = b.arrays[k];
+    if (x.path() != y.path() || x.chunks() != y.chunks() || x.urls() != y.urls() ||
+        x.offsets() != y.offsets() || x.lengths() != y.lengths() ||
+        x.inline_data() != y.inline_data()) {
+      return ::testing::AssertionFailure() << "array \"" << x.path() << "\" differs";
+    }
+  }
+  return testing::SameReferences(a, b);
+}
+
+TEST(CombinePropertyTest, ThreadCountChangesNothing) {
+  std::mt19937_64 rng(99);
+  for (int trial = 0; trial < 200; ++trial) {
+    std::vector<PartSpec> specs = RandomSeries(rng);
+    std::vector<ReferenceSet> parts;
+    for (const auto& s : specs) {
+      parts.push_back(MakePart(s));
+      if (rng() % 2 == 0) MixReferences(parts.back(), rng);
+    }
+    std::optional<ReferenceSet> one_thread;
+    for (unsigned threads : {1u, 2u, 3u, 8u}) {
+      CombineOptions options = LaterWins();
+      options.threads = threads;
+      auto combined = CombineReferenceSets(parts, options);
+      ASSERT_TRUE(combined.ok()) << "trial " << trial << ": " << combined.status().ToString();
+      if (!one_thread) {
+        one_thread = std::move(*combined);
+        continue;
+      }
+      EXPECT_TRUE(Identical(*one_thread, *combined)) << "trial " << trial << ", -j " << threads;
+    }
   }
 }
 

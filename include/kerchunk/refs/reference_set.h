@@ -93,6 +93,9 @@ class ArrayRefs {
   void AddWholeFile(uint64_t chunk, uint32_t url);
   void AddInline(uint64_t chunk, std::string_view bytes, bool base64);
   void Add(uint64_t chunk, const ChunkRef& ref);
+  /// Appends every reference of `other` (same URL table and grid), after this one's: combine
+  /// builds pieces of an array on several threads and joins them.
+  void Append(const ArrayRefs& other);
 
   /// Sorts by chunk index and rejects duplicate chunks. Must be called after adding chunks in
   /// any order and before Find(); cheap when already sorted.
