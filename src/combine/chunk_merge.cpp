@@ -114,23 +114,10 @@ std::vector<Item> SortedLastWins(const std::vector<const ArrayRefs*>& sources,
   return items;
 }
 
-// Positions in `order` where each of at most `max_pieces` runs of about total / max_pieces
-// references starts, and the end.
-std::vector<size_t> SplitIntoPieces(const std::vector<const ArrayRefs*>& sources,
-                                    const std::vector<size_t>& order, size_t total,
-                                    size_t max_pieces) {
-  std::vector<size_t> starts = {0};
-  const size_t target = std::max<size_t>(1, (total + max_pieces - 1) / max_pieces);
-  size_t in_piece = 0;
-  for (size_t k = 0; k < order.size(); ++k) {
-    in_piece += sources[order[k]] ? sources[order[k]]->size() : 0;
-    if (in_piece >= target && k + 1 < order.size()) {
-      starts.push_back(k + 1);
-      in_piece = 0;
-    }
-  }
-  starts.push_back(order.size());
-  return starts;
+// References of part `p` that the concatenation moves (none from a part of length 0).
+size_t MovedCount(const std::vector<const ArrayRefs*>& sources, const Placement& placement,
+                  size_t p) {
+  return sources[p] && placement.length[p] != 0 ? sources[p]->size() : 0;
 }
 
 }  // namespace
@@ -154,56 +141,74 @@ Result<Concatenation> Concatenation::Prepare(const std::vector<PartView>& parts,
   bool increasing = true;
   uint64_t previous = 0;
   bool first = true;
-  ForEachMoved(c.sources_, c.order_, placement, c.grid_, plan.axis,
+  ForEachMoved(c.sources_, c.order_, placement, c.out_.grid(), plan.axis,
                [&](size_t, size_t, uint64_t out) {
                  if (!first && out <= previous) increasing = false;
                  previous = out;
                  first = false;
                });
-  if (increasing) {
-    for (size_t p : c.order_) {
-      if (c.sources_[p] && placement.length[p] != 0) urls.MapAll(p, *c.sources_[p]);
+  if (!increasing) {
+    std::vector<Item> items =
+        SortedLastWins(c.sources_, c.order_, placement, c.out_.grid(), plan.axis, total);
+    c.out_.Reserve(items.size());
+    for (const Item& item : items) {
+      AppendMoved(c.out_, item.chunk, *c.sources_[item.part], item.position, item.part,
+                  [&urls](size_t p, uint32_t id) { return urls.Map(p, id); });
     }
-    c.piece_starts_ = SplitIntoPieces(c.sources_, c.order_, total, std::max<size_t>(1, max_pieces));
     return c;
   }
-  std::vector<Item> items =
-      SortedLastWins(c.sources_, c.order_, placement, c.grid_, plan.axis, total);
-  ArrayRefs out(plan.path, c.grid_);
-  out.Reserve(items.size());
-  for (const Item& item : items) {
-    AppendMoved(out, item.chunk, *c.sources_[item.part], item.position, item.part,
-                [&urls](size_t p, uint32_t id) { return urls.Map(p, id); });
+  size_t moved = 0;
+  for (size_t p : c.order_) {
+    if (MovedCount(c.sources_, placement, p) != 0) urls.MapAll(p, *c.sources_[p]);
+    moved += MovedCount(c.sources_, placement, p);
   }
-  c.built_ = std::move(out);
+  // Pieces of about moved / max_pieces references, each a run of whole parts.
+  const size_t target =
+      std::max<size_t>(1, (moved + max_pieces - 1) / std::max<size_t>(1, max_pieces));
+  c.piece_parts_ = {0};
+  c.piece_first_ = {0};
+  size_t in_piece = 0, before = 0;
+  for (size_t k = 0; k < c.order_.size(); ++k) {
+    const size_t n = MovedCount(c.sources_, placement, c.order_[k]);
+    in_piece += n;
+    before += n;
+    if (in_piece >= target && k + 1 < c.order_.size()) {
+      c.piece_parts_.push_back(k + 1);
+      c.piece_first_.push_back(before);
+      in_piece = 0;
+    }
+  }
+  c.piece_parts_.push_back(c.order_.size());
+  c.inline_values_.resize(c.pieces());
+  c.out_.AddUnset(moved);
   return c;
 }
 
-ArrayRefs Concatenation::Build(size_t piece) const {
-  std::span<const size_t> parts(order_.data() + piece_starts_[piece],
-                                piece_starts_[piece + 1] - piece_starts_[piece]);
-  size_t total = 0;
-  for (size_t p : parts) total += sources_[p] ? sources_[p]->size() : 0;
-  ArrayRefs out(plan_->path, grid_);
-  out.Reserve(total);
-  ForEachMoved(sources_, parts, *placement_, grid_, plan_->axis,
+void Concatenation::Build(size_t piece) {
+  std::span<const size_t> parts(order_.data() + piece_parts_[piece],
+                                piece_parts_[piece + 1] - piece_parts_[piece]);
+  size_t position = piece_first_[piece];
+  ForEachMoved(sources_, parts, *placement_, out_.grid(), plan_->axis,
                [&](size_t p, size_t i, uint64_t chunk) {
-                 AppendMoved(out, chunk, *sources_[p], i, p,
-                             [this](size_t part, uint32_t id) { return urls_->Mapped(part, id); });
+                 const ArrayRefs& source = *sources_[p];
+                 const uint32_t url = source.urls()[i];
+                 if (url > ArrayRefs::kMaxUrlId) {
+                   const ChunkRef ref = source.Get(i);
+                   inline_values_[piece].push_back({position, chunk, ref.data, ref.base64});
+                 } else {
+                   out_.SetRange(position, chunk, urls_->Mapped(p, url), source.offsets()[i],
+                                 source.lengths()[i]);
+                 }
+                 ++position;
                });
-  return out;
 }
 
-Result<ArrayRefs> Concatenation::Finish(std::vector<ArrayRefs> pieces) && {
-  ArrayRefs out = built_ ? std::move(*built_) : ArrayRefs(plan_->path, grid_);
-  if (!built_) {
-    size_t total = 0;
-    for (const ArrayRefs& piece : pieces) total += piece.size();
-    out.Reserve(total);
-    for (const ArrayRefs& piece : pieces) out.Append(piece);
+Result<ArrayRefs> Concatenation::Finish() && {
+  for (const auto& values : inline_values_) {
+    for (const InlineValue& v : values) out_.SetInline(v.position, v.chunk, v.bytes, v.base64);
   }
-  KERCHUNK_RETURN_IF_ERROR(out.Finalize().Annotate("variable \"{}\"", plan_->path));
-  return out;
+  KERCHUNK_RETURN_IF_ERROR(out_.Finalize().Annotate("variable \"{}\"", plan_->path));
+  return std::move(out_);
 }
 
 }  // namespace kerchunk::internal

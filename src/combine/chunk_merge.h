@@ -3,7 +3,7 @@
 #pragma once
 
 #include <cstdint>
-#include <optional>
+#include <string_view>
 #include <vector>
 
 #include "combine/part_view.h"
@@ -38,8 +38,9 @@ class UrlRemapper {
 ///
 /// Built in two steps so that the variables of a combine, and pieces of each, are built on
 /// several threads while the output stays that of one thread: Prepare runs on one thread,
-/// variable after variable in output order, and gives the URL ids out in the order of the
-/// output references; Build then fills pieces (runs of parts) concurrently, reading ids only.
+/// variable after variable in output order, gives the URL ids out in the order of the output
+/// references and sizes the output; Build then fills pieces (runs of parts) in place,
+/// concurrently, reading ids only.
 class Concatenation {
  public:
   /// `grid` is the output grid (combined shape). The references are split into at most
@@ -50,25 +51,36 @@ class Concatenation {
                                        UrlRemapper& urls, size_t max_pieces);
 
   /// Pieces left for Build (0 when Prepare built the whole variable).
-  size_t pieces() const { return piece_starts_.empty() ? 0 : piece_starts_.size() - 1; }
-  /// The references of piece `piece`, in output order. Thread-safe (reads only).
-  ArrayRefs Build(size_t piece) const;
-  /// The variable's references from its built pieces, in piece order.
-  Result<ArrayRefs> Finish(std::vector<ArrayRefs> pieces) &&;
+  size_t pieces() const { return piece_parts_.empty() ? 0 : piece_parts_.size() - 1; }
+  /// Writes the references of piece `piece` at their places. Distinct pieces may be built
+  /// concurrently; each is built once.
+  void Build(size_t piece);
+  /// The variable's references, once every piece is built.
+  Result<ArrayRefs> Finish() &&;
 
  private:
+  // An inline value met by Build: stored by Finish, on one thread, since inline bytes are
+  // appended to one buffer.
+  struct InlineValue {
+    size_t position;
+    uint64_t chunk;
+    std::string_view bytes;
+    bool base64;
+  };
+
   Concatenation(const VariablePlan& plan, const Placement& placement, ChunkGrid grid,
                 const UrlRemapper& urls)
-      : plan_(&plan), placement_(&placement), grid_(std::move(grid)), urls_(&urls) {}
+      : plan_(&plan), placement_(&placement), urls_(&urls), out_(plan.path, std::move(grid)) {}
 
   const VariablePlan* plan_;
   const Placement* placement_;
-  ChunkGrid grid_;
   const UrlRemapper* urls_;
+  ArrayRefs out_;
   std::vector<size_t> order_;              // parts by start position
   std::vector<const ArrayRefs*> sources_;  // the variable's references in each part
-  std::vector<size_t> piece_starts_;       // positions in order_ where pieces begin, and end
-  std::optional<ArrayRefs> built_;         // overlapping parts: built by Prepare
+  std::vector<size_t> piece_parts_;        // positions in order_ where pieces begin, and end
+  std::vector<size_t> piece_first_;        // position in out_ of each piece's first reference
+  std::vector<std::vector<InlineValue>> inline_values_;  // per piece
 };
 
 }  // namespace kerchunk::internal

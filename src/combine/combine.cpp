@@ -299,23 +299,20 @@ Result<internal::Concatenation> PrepareConcatenated(const std::vector<PartView>&
   return internal::Concatenation::Prepare(parts, v, placement, std::move(grid), urls, threads);
 }
 
-// Builds every piece of every concatenation on `threads` threads, then joins each variable's.
+// Builds every piece of every concatenation on `threads` threads.
 Status BuildConcatenations(std::vector<internal::Concatenation>& concatenations,
                            const std::vector<std::string>& paths, unsigned threads,
                            std::map<std::string, ArrayRefs, std::less<>>& built) {
   std::vector<std::pair<size_t, size_t>> tasks;  // (concatenation, piece)
-  std::vector<std::vector<ArrayRefs>> pieces(concatenations.size());
   for (size_t c = 0; c < concatenations.size(); ++c) {
-    pieces[c].resize(concatenations[c].pieces());
-    for (size_t k = 0; k < pieces[c].size(); ++k) tasks.emplace_back(c, k);
+    for (size_t k = 0; k < concatenations[c].pieces(); ++k) tasks.emplace_back(c, k);
   }
   ParallelFor(tasks.size(), threads, [&](size_t t) {
     auto [c, k] = tasks[t];
-    pieces[c][k] = concatenations[c].Build(k);
+    concatenations[c].Build(k);
   });
   for (size_t c = 0; c < concatenations.size(); ++c) {
-    KERCHUNK_ASSIGN_OR_RETURN(ArrayRefs refs,
-                              std::move(concatenations[c]).Finish(std::move(pieces[c])));
+    KERCHUNK_ASSIGN_OR_RETURN(ArrayRefs refs, std::move(concatenations[c]).Finish());
     built.emplace(paths[c], std::move(refs));
   }
   return OkStatus();

@@ -63,19 +63,18 @@ void ArrayRefs::Add(uint64_t chunk, const ChunkRef& ref) {
   }
 }
 
-void ArrayRefs::Append(const ArrayRefs& other) {
+size_t ArrayRefs::AddUnset(size_t n) {
   const size_t first = size();
-  chunk_.insert(chunk_.end(), other.chunk_.begin(), other.chunk_.end());
-  url_.insert(url_.end(), other.url_.begin(), other.url_.end());
-  offset_.insert(offset_.end(), other.offset_.begin(), other.offset_.end());
-  length_.insert(length_.end(), other.length_.begin(), other.length_.end());
-  if (other.inline_data_.empty()) return;
-  // Inline values locate their bytes by offset in inline_data_, which now follows ours.
-  const uint64_t shift = inline_data_.size();
-  inline_data_ += other.inline_data_;
-  for (size_t i = first; i < size(); ++i) {
-    if (url_[i] == kInlineText || url_[i] == kInlineBase64) offset_[i] += shift;
-  }
+  chunk_.resize(first + n);
+  url_.resize(first + n);
+  offset_.resize(first + n);
+  length_.resize(first + n);
+  return first;
+}
+
+void ArrayRefs::SetInline(size_t i, uint64_t chunk, std::string_view bytes, bool base64) {
+  SetRange(i, chunk, base64 ? kInlineBase64 : kInlineText, inline_data_.size(), bytes.size());
+  inline_data_.append(bytes);
 }
 
 ChunkRef ArrayRefs::Get(size_t i) const {

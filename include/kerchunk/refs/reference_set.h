@@ -93,9 +93,21 @@ class ArrayRefs {
   void AddWholeFile(uint64_t chunk, uint32_t url);
   void AddInline(uint64_t chunk, std::string_view bytes, bool base64);
   void Add(uint64_t chunk, const ChunkRef& ref);
-  /// Appends every reference of `other` (same URL table and grid), after this one's: combine
-  /// builds pieces of an array on several threads and joins them.
-  void Append(const ArrayRefs& other);
+  /// Adds `n` references with unset values at the end and returns the position of the first:
+  /// combine fills disjoint runs of them from several threads with SetRange (and SetInline,
+  /// on one thread). Every one must be set before the array is used.
+  size_t AddUnset(size_t n);
+  /// Sets reference `i` (from AddUnset) to a byte range, or a whole file when `length` is
+  /// kWholeFileLength. Threads may set distinct references concurrently.
+  void SetRange(size_t i, uint64_t chunk, uint32_t url, uint64_t offset, uint64_t length) {
+    chunk_[i] = chunk;
+    url_[i] = url;
+    offset_[i] = offset;
+    length_[i] = length;
+  }
+  /// Sets reference `i` (from AddUnset) to inline bytes. Not thread-safe: appends to the
+  /// array's inline data.
+  void SetInline(size_t i, uint64_t chunk, std::string_view bytes, bool base64);
 
   /// Sorts by chunk index and rejects duplicate chunks. Must be called after adding chunks in
   /// any order and before Find(); cheap when already sorted.

@@ -7,11 +7,16 @@
 // with the large columns on 2 MiB pages there are 512x fewer faults and unpack runs at ~18 M
 // refs/s. Columns under kHugePageMinimum bytes, and systems where madvise(MADV_HUGEPAGE) is
 // unavailable or THP is off, get ordinary memory; behaviour is the same either way.
+//
+// resize(n) leaves the new elements uninitialised (as `new T[n]` does) rather than zeroing them:
+// combine grows an array's columns once and fills disjoint runs of them from several threads,
+// and zeroing first would fault every page in on one thread. Code that grows a column fills it.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <new>
+#include <utility>
 #include <vector>
 
 namespace kerchunk {
@@ -50,6 +55,16 @@ class ColumnAllocator {
       return;
     }
     std::allocator<T>().deallocate(p, n);
+  }
+
+  /// Default-initialisation: nothing for the integers columns hold (see resize above).
+  template <typename U>
+  void construct(U* p) noexcept {
+    ::new (static_cast<void*>(p)) U;
+  }
+  template <typename U, typename... Args>
+  void construct(U* p, Args&&... args) {
+    ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
   }
 
   template <typename U>
