@@ -51,15 +51,22 @@ class RemoteSourceFile final : public SourceFile {
   Status Open(const std::string& url) {
     const FormatScanner* scanner = FindFormatScanner(image_->bytes());
     if (Status s = image_->status(); !s.ok()) return s;
+    // netCDF-C takes a name with a scheme for a DAP server it would ask itself: the image is
+    // named by the URL's last part there (errors are annotated with the whole URL below).
+    const std::string base = url.substr(url.rfind('/') + 1);
     Result<std::unique_ptr<SourceFile>> file =
         scanner == &Hdf5FormatScanner()      ? OpenHdf5SourceImage(image_->bytes(), url)
-        : scanner == &Netcdf3FormatScanner() ? OpenNetcdf3SourceImage(image_->bytes(), url)
+        : scanner == &Netcdf3FormatScanner() ? OpenNetcdf3SourceImage(image_->bytes(), base)
                                              : UnsupportedError(
                                                    "{} is neither an HDF5 nor a NetCDF-3 file: "
                                                    "no library to compare with",
                                                    url);
     if (Status s = image_->status(); !s.ok()) return s;
-    if (!file.ok()) return file.status();
+    if (!file.ok()) {
+      Status status = file.status();
+      if (scanner == &Netcdf3FormatScanner()) status.Annotate(url);
+      return status;
+    }
     file_ = *std::move(file);
     return OkStatus();
   }
