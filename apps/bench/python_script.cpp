@@ -43,8 +43,14 @@ if config.get("probe"):  # only asked whether kerchunk imports, before the C++ s
 
 
 def translate(path):
-    with open(path, "rb") as f:
-        magic = f.read(4)
+    # URLs (http(s)://, s3://) are read through fsspec, as kerchunk's documentation does.
+    if "://" in path:
+        import fsspec
+        with fsspec.open(path, "rb") as f:
+            magic = f.read(4)
+    else:
+        with open(path, "rb") as f:
+            magic = f.read(4)
     if magic[:3] == b"CDF":
         return NetCDF3ToZarr(path, inline_threshold=0).translate()
     return SingleHdf5ToZarr(path, path, inline_threshold=0).translate()
