@@ -7,6 +7,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <regex>
@@ -175,6 +176,43 @@ TEST_F(RemoteVerifyTest, DamagedTruncatedAndMissingServedFilesAreFound) {
   CommandResult missing = RunVerify(ShellQuote(index) + " --files -q");
   EXPECT_EQ(missing.exit_code, 1) << missing.out << missing.err;
   EXPECT_THAT(missing.out, HasSubstr(nginx_->base() + "/" + series_[1] + " not found (HTTP 404)"));
+}
+
+// tests/io/test_server.py as an S3 endpoint that checks SigV4 signatures: verify reads s3://
+// objects with scan's options, and an unsigned request (403) is a files problem, not an error.
+TEST(RemoteVerifyS3Test, SignedObjectsVerifyAndA403IsAFilesProblem) {
+  if (std::system("/usr/bin/python3 -c 'import botocore' 2>/dev/null") != 0) {
+    GTEST_SKIP() << "python3-botocore is not installed";
+  }
+  TempDir dir;
+  const fs::path root = dir.path() / "served";
+  fs::create_directories(root / "bucket/series");
+  for (const char* name : {"daily_20200101.nc", "daily_20200102.nc"}) {
+    fs::copy_file(fs::path(KERCHUNK_SAMPLES_DIR) / name, root / "bucket/series" / name);
+  }
+  ChildProcess server({"/usr/bin/python3", KERCHUNK_TEST_SERVER_PY, "s3", root.string()},
+                      dir / "server.log");
+  const std::string port = server.FirstLine();
+  if (port.empty()) GTEST_SKIP() << "the test server did not start";
+  const std::string endpoint = " --s3-endpoint http://127.0.0.1:" + port;
+  const std::string creds =
+      "AWS_ACCESS_KEY_ID=AKIDKERCHUNKTEST AWS_SECRET_ACCESS_KEY='kerchunk/test+secret' "
+      "AWS_SHARED_CREDENTIALS_FILE=/nonexistent ";
+  const std::string kerchunk = ShellQuote(KerchunkBinary());
+  const std::string index = dir / "s3.json";
+  CommandResult scan = RunCommand(creds + kerchunk + " scan s3://bucket/series/" + endpoint +
+                                  " -q -o " + ShellQuote(index));
+  ASSERT_EQ(scan.exit_code, 0) << scan.err;
+  CommandResult ok = RunCommand(creds + kerchunk + " verify " + ShellQuote(index) + " --source" +
+                                endpoint + " -q");
+  EXPECT_EQ(ok.exit_code, 0) << ok.out << ok.err;
+  EXPECT_THAT(ok.out, HasSubstr("remote: 2 files read over the network"));
+  CommandResult unsigned_requests =
+      RunCommand("AWS_SHARED_CREDENTIALS_FILE=/nonexistent " + kerchunk + " verify " +
+                 ShellQuote(index) + " --deep" + endpoint + " -q");
+  EXPECT_EQ(unsigned_requests.exit_code, 1) << unsigned_requests.out << unsigned_requests.err;
+  EXPECT_THAT(unsigned_requests.out,
+              HasSubstr("s3://bucket/series/daily_20200101.nc access denied (HTTP 403)"));
 }
 
 }  // namespace
