@@ -1,5 +1,6 @@
 // `kerchunk bench`: parses the options into BenchOptions and calls RunBench
 // (kerchunk/bench/bench.h).
+#include <algorithm>
 #include <cstdint>
 #include <filesystem>
 #include <iostream>
@@ -78,6 +79,12 @@ Status FinishOptions(BenchCommandState& s) {
   bool reads_s3 = false;
   for (const std::string& input : o.inputs) reads_s3 |= input.starts_with("s3://");
   KERCHUNK_RETURN_IF_ERROR(FinishSourceOptions(s.source_text, reads_s3, o.source));
+  const bool any_remote = std::any_of(o.inputs.begin(), o.inputs.end(),
+                                      [](const std::string& i) { return io::IsRemoteUrl(i); });
+  if (!o.server_log.empty() && !any_remote) {
+    return InvalidArgumentError(
+        "--server-log counts the requests of a remote scan: give http(s):// or s3:// inputs");
+  }
   if (!o.server_log.empty() && !std::filesystem::is_regular_file(o.server_log)) {
     return InvalidArgumentError("--server-log {}: not a file (give the server's access log)",
                                 o.server_log);
