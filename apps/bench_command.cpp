@@ -1,6 +1,8 @@
 // `kerchunk bench`: parses the options into BenchOptions and calls RunBench
 // (kerchunk/bench/bench.h).
+#include <algorithm>
 #include <cstdint>
+#include <filesystem>
 #include <iostream>
 #include <memory>
 
@@ -9,6 +11,7 @@
 #include "kerchunk/bench/bench.h"
 #include "option_checks.h"
 #include "output_guard.h"
+#include "source_options.h"
 
 namespace kerchunk::cli {
 namespace {
@@ -19,6 +22,8 @@ constexpr const char* kBenchExamples = R"(Examples:
   kerchunk bench --synthetic 1000x1000 --refs-only --url-length 120
   kerchunk bench --synthetic 10x1000 --refs-only --scale 1e4,1e5,1e6,1e7 --plot scale.svg
   kerchunk bench 'archive/era5/*.nc' --compare-python ~/src/kerchunk-0.2.2
+  kerchunk bench https://host/d/a.nc https://host/d/b.nc --compare-python DIR \
+      --server-log /var/log/nginx/access.log   # remote scan: both tools' requests
   kerchunk bench --synthetic 1000x1000 --xarray-open build/python
   kerchunk bench --each ../shared/data/timeseries/*/ --format json > timeseries.json
   kerchunk bench refs.json
@@ -43,6 +48,7 @@ struct BenchCommandState {
   std::string python = "/usr/bin/python3";
   bool no_compressors = false;
   std::string format = "text";
+  SourceOptionsText source_text;
 };
 
 Status FinishOptions(BenchCommandState& s) {
@@ -69,6 +75,19 @@ Status FinishOptions(BenchCommandState& s) {
     if (!s.xarray_open.empty()) xarray.package_path = s.xarray_open.front();
     xarray.interpreter = s.python;
     o.xarray = xarray;
+  }
+  bool reads_s3 = false;
+  for (const std::string& input : o.inputs) reads_s3 |= input.starts_with("s3://");
+  KERCHUNK_RETURN_IF_ERROR(FinishSourceOptions(s.source_text, reads_s3, o.source));
+  const bool any_remote = std::any_of(o.inputs.begin(), o.inputs.end(),
+                                      [](const std::string& i) { return io::IsRemoteUrl(i); });
+  if (!o.server_log.empty() && !any_remote) {
+    return InvalidArgumentError(
+        "--server-log counts the requests of a remote scan: give http(s):// or s3:// inputs");
+  }
+  if (!o.server_log.empty() && !std::filesystem::is_regular_file(o.server_log)) {
+    return InvalidArgumentError("--server-log {}: not a file (give the server's access log)",
+                                o.server_log);
   }
   o.compressors = !s.no_compressors;
   o.format = s.format == "json" ? bench::OutputFormat::kJson : bench::OutputFormat::kText;
@@ -158,6 +177,11 @@ void AddRunOptions(CLI::App& app, BenchCommandState& s) {
                  "Runs of Python kerchunk; medians are reported (default 1)")
       ->check(WholeNumber(1, UINT32_MAX))
       ->option_text("N");
+  AddSourceOptions(app, o.source, s.source_text);
+  app.add_option("--server-log", o.server_log,
+                 "With remote inputs: the server's access log (nginx combined format); the "
+                 "lines each tool's scan appends are its requests and bytes")
+      ->option_text("FILE");
   app.add_option("--work-dir", o.work_dir,
                  "Keep generated files and outputs here (default: a temporary directory, removed)")
       ->option_text("DIR");

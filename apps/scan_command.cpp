@@ -18,6 +18,7 @@
 #include "kerchunk/util/file_io.h"
 #include "option_checks.h"
 #include "output_guard.h"
+#include "source_options.h"
 
 namespace kerchunk::cli {
 namespace {
@@ -87,34 +88,13 @@ struct ScanCommandState {
   std::string format = "text";
   std::string on_attribute_conflict = "error";
   ConcatOptionsText concat;
-  std::string s3_region;
-  bool s3_anonymous = false;
+  SourceOptionsText source_text;
 };
 
-// Signed S3 requests unless --s3-anonymous: credentials as the AWS tools find them. A broken
-// credentials file matters only when s3:// is read.
 Status SetUpSource(ScanCommandState& state) {
-  io::SourceOptions& source = state.options.source;
-  source.s3_region = state.s3_region;
-  if (source.s3_region.empty()) {
-    for (const char* name : {"AWS_REGION", "AWS_DEFAULT_REGION"}) {
-      if (const char* value = std::getenv(name); value && *value) {
-        source.s3_region = value;
-        break;
-      }
-    }
-  }
-  if (source.s3_region.empty()) source.s3_region = "us-east-1";
-  if (state.s3_anonymous) return OkStatus();
-  Result<io::S3Credentials> credentials = io::S3CredentialsFromEnvironment();
-  if (credentials.ok()) {
-    source.s3_credentials = *std::move(credentials);
-    return OkStatus();
-  }
-  for (const std::string& input : state.options.inputs) {
-    if (input.starts_with("s3://")) return credentials.status();
-  }
-  return OkStatus();
+  bool reads_s3 = false;
+  for (const std::string& input : state.options.inputs) reads_s3 |= input.starts_with("s3://");
+  return FinishSourceOptions(state.source_text, reads_s3, state.options.source);
 }
 
 Status FinishOptions(ScanCommandState& state) {
@@ -250,27 +230,7 @@ std::function<int()> SetUpScan(CLI::App& app) {
   app.add_flag("--hdf5-library", state->hdf5_library,
                "Read HDF5 metadata with libhdf5 (one file at a time, under its lock) instead of "
                "the native reader: a debugging aid, the reference the tests compare with");
-  app.add_option("--header", o.source.headers,
-                 "Send this header with every http(s) request (a token); repeatable")
-      ->option_text("'NAME: VALUE'")
-      ->allow_extra_args(false);
-  app.add_option("--s3-endpoint", o.source.s3_endpoint,
-                 "S3 endpoint for s3:// URLs (MinIO, Ceph, a data centre's store; default AWS); "
-                 "implies path-style addressing")
-      ->option_text("URL");
-  app.add_option("--s3-region", state->s3_region,
-                 "S3 region for the signature and the AWS endpoint (default AWS_REGION, "
-                 "AWS_DEFAULT_REGION, else us-east-1)")
-      ->option_text("REGION");
-  app.add_flag("--s3-path-style", o.source.s3_path_style,
-               "Address S3 objects as ENDPOINT/BUCKET/KEY rather than BUCKET.ENDPOINT/KEY");
-  app.add_option("--io-timeout", o.source.stall_timeout_s,
-                 "Seconds a remote transfer may make no progress before it is abandoned "
-                 "(and retried; default 30)")
-      ->check(CLI::Range(1, 3600))
-      ->option_text("SECONDS");
-  app.add_flag("--s3-anonymous", state->s3_anonymous,
-               "Send unsigned S3 requests (public buckets), whatever credentials are set");
+  AddSourceOptions(app, o.source, state->source_text);
   app.add_flag("--checksum", o.checksum,
                "Record a hash of each file's metadata bytes, which verify --files compares");
   app.add_flag("-q,--quiet", o.quiet, "No progress bar, warnings or text summary");

@@ -8,6 +8,7 @@
 #include "kerchunk/commands/verify.h"
 #include "option_checks.h"
 #include "output_guard.h"
+#include "source_options.h"
 
 namespace kerchunk::cli {
 namespace {
@@ -18,6 +19,8 @@ constexpr const char* kVerifyExamples = R"(Examples:
   kerchunk verify refs.json --deep --sample 0.01 # decode 1% of the chunks (same ones each run)
   kerchunk verify refs.json --source             # also compare with what libhdf5/netCDF-C read
   kerchunk verify s3refs.json --rewrite s3://bucket/era5=/mirror/era5 --deep
+  kerchunk verify httprefs.json --files --deep   # read http(s):// and s3:// files in place
+  kerchunk verify s3refs.json --source --s3-endpoint https://s3.example.org --s3-anonymous
   kerchunk verify refs.packed.json --against refs.json   # packed vs unpacked, or vs Python
   kerchunk verify refs.json --format json --junit verify.xml  # for CI
 
@@ -25,7 +28,9 @@ Checks, in order: document (Kerchunk v0/v1 JSON, or a packed file whose contents
 checksum), metadata (.zarray/.zattrs/.zgroup), xarray (dimension names; warnings unless
 --xarray), keys (inside the grid, of an array with a .zarray), ranges (non-empty, exact size
 when uncompressed, no overlaps), files (exist, hold every range), decode (--deep), source
-(--source), against (--against). See docs/verify.md.
+(--source), against (--against). See docs/verify.md. With --files, --deep or --source,
+http(s):// and s3:// URLs no --rewrite maps are read over the network (docs/remote.md); a
+remote file that answers 404 or 403 is a files problem (exit status 1).
 Exit status: 0 every check passed; 1 verification found problems; 2 could not run (usage
 error, input or --against file missing or unreadable);
 130, 143, 129: stopped by Ctrl-C, SIGTERM or SIGHUP (the temporary output is removed).)";
@@ -36,6 +41,7 @@ struct VerifyCommandState {
   bool no_files = false;
   std::vector<std::string> rewrites;
   std::string format = "text";
+  SourceOptionsText source_text;
   CLI::Option* sample = nullptr;  ///< to tell a --sample given from the default
 };
 
@@ -60,6 +66,9 @@ Status FinishOptions(VerifyCommandState& state) {
         "--format json and --junit - both write to standard output; give --junit a file");
   }
   if (o.source) o.deep = true;
+  // Which URLs are s3:// is known only once the index is read: a broken credentials file then
+  // leaves requests unsigned, and a bucket that needs signatures answers 403 (a files problem).
+  KERCHUNK_RETURN_IF_ERROR(FinishSourceOptions(state.source_text, /*reads_s3=*/false, o.remote));
   KERCHUNK_RETURN_IF_ERROR(verify::ValidateOptions(o));
   KERCHUNK_RETURN_IF_ERROR(CheckIndexInput(o.input, IndexInput::kPlainOrPacked));
   KERCHUNK_RETURN_IF_ERROR(CheckIndexInput(o.against, IndexInput::kPlainOrPacked));
@@ -74,8 +83,9 @@ std::function<int()> SetUpVerify(CLI::App& app) {
   app.footer(kVerifyExamples);
   app.add_option("input", o.input, "Reference file: Kerchunk JSON (v0/v1) or packed")->required();
   app.add_flag("--files", state->files,
-               "Check that every referenced file exists and holds its ranges (default: when "
-               "the URLs are local paths or mapped by --rewrite)");
+               "Check that every referenced file exists and holds its ranges, reading "
+               "http(s):// and s3:// files over the network (default: only local paths and "
+               "URLs mapped by --rewrite)");
   app.add_flag("--no-files", state->no_files, "Check the structure only; read no data file");
   app.add_flag("--deep", o.deep,
                "Read each chunk and decode it with the declared codecs to the exact chunk size "
@@ -99,6 +109,7 @@ std::function<int()> SetUpVerify(CLI::App& app) {
                  "Read URLs starting with REMOTE from LOCAL (repeatable; longest REMOTE wins)")
       ->option_text("REMOTE=LOCAL")
       ->allow_extra_args(false);
+  AddSourceOptions(app, o.remote, state->source_text);
   app.add_option("--max-report", o.max_report,
                  "Problems listed in the report, and kept per JUnit test case (default 20)")
       ->check(WholeNumber(0))

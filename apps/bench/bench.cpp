@@ -14,6 +14,7 @@
 #include "bench/set_runner.h"
 #include "kerchunk/bench/synthetic_set.h"
 #include "kerchunk/scan/input_list.h"
+#include "kerchunk/scan/remote_inputs.h"
 #include "kerchunk/util/file_io.h"
 #include "util/temp_registry.h"
 
@@ -105,7 +106,19 @@ Result<std::vector<SetInput>> InputSets(const BenchOptions& options) {
     groups.push_back(data_inputs);
   }
   for (const auto& group : groups) {
-    KERCHUNK_ASSIGN_OR_RETURN(std::vector<std::string> files, ExpandInputs(group));
+    // Local inputs are expanded together (folders, patterns); remote ones as scan lists them.
+    std::vector<std::string> local, remote;
+    for (const std::string& input : group)
+      (io::IsRemoteUrl(input) ? remote : local).push_back(input);
+    std::vector<std::string> files;
+    if (!local.empty()) {
+      KERCHUNK_ASSIGN_OR_RETURN(files, ExpandInputs(local));
+    }
+    for (const std::string& input : remote) {
+      KERCHUNK_ASSIGN_OR_RETURN(std::vector<std::string> urls,
+                                ExpandRemoteInput(input, options.source));
+      files.insert(files.end(), urls.begin(), urls.end());
+    }
     std::string name = group.size() == 1
                            ? group.front()
                            : fmt::format("{} and {} more", group.front(), group.size() - 1);

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "bench/compressed_size.h"
+#include "bench/server_log.h"
 #include "bench/set_runner.h"
 #include "kerchunk/json/kerchunk_json.h"
 #include "kerchunk/util/file_io.h"
@@ -73,10 +74,24 @@ Status RunPythonComparison(const SetInput& input, const RunContext& ctx, const S
                            SetReport& report) {
   ctx.Progress("python kerchunk: scanning " + std::to_string(input.data_files.size()) + " files");
   const std::string their_json = (ctx.dir / "python-kerchunk.json").string();
+  const std::string& log = report.remote ? report.remote->server_log : std::string();
+  uint64_t log_start = 0;
+  if (!log.empty()) {
+    KERCHUNK_ASSIGN_OR_RETURN(log_start, LogSize(log));
+  }
   KERCHUNK_ASSIGN_OR_RETURN(
       PythonResult python,
       RunPythonKerchunk(input.data_files, state.concat_dim, state.json_path, their_json,
                         ctx.options.python_repeat, *ctx.options.python));
+  if (report.remote) {
+    report.remote->python_seconds = python.scan_seconds + python.write_seconds;
+    if (!log.empty()) {
+      // The script scans --python-repeat times (and reads the JSON files locally).
+      KERCHUNK_ASSIGN_OR_RETURN(LogCounts logged, CountLogSince(log, log_start));
+      const uint64_t runs = std::max(1u, ctx.options.python_repeat);
+      report.remote->python_logged = {logged.requests / runs, logged.bytes / runs};
+    }
+  }
   KERCHUNK_ASSIGN_OR_RETURN(ReferenceSet theirs, ReadKerchunkFile(their_json));
   PythonComparison c;
   c.python = std::move(python);

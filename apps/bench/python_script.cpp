@@ -43,11 +43,21 @@ if config.get("probe"):  # only asked whether kerchunk imports, before the C++ s
 
 
 def translate(path):
-    with open(path, "rb") as f:
+    if "://" not in path:
+        with open(path, "rb") as f:
+            magic = f.read(4)
+        if magic[:3] == b"CDF":
+            return NetCDF3ToZarr(path, inline_threshold=0).translate()
+        return SingleHdf5ToZarr(path, path, inline_threshold=0).translate()
+    # A URL (http(s)://, s3://): one fsspec file per URL, as kerchunk's documentation opens
+    # them; its first block holds the magic number, so looking costs no extra request.
+    import fsspec
+    with fsspec.open(path, "rb") as f:
         magic = f.read(4)
-    if magic[:3] == b"CDF":
-        return NetCDF3ToZarr(path, inline_threshold=0).translate()
-    return SingleHdf5ToZarr(path, path, inline_threshold=0).translate()
+        f.seek(0)
+        if magic[:3] != b"CDF":
+            return SingleHdf5ToZarr(f, path, inline_threshold=0).translate()
+    return NetCDF3ToZarr(path, inline_threshold=0).translate()
 
 
 def identical_dims(refs, concat):

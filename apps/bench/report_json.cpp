@@ -111,6 +111,29 @@ Value ComparisonJson(const PythonComparison& c, const SetReport& s) {
   return v;
 }
 
+Value FetchJson(const FetchCounts& c) {
+  Value v = Value::MakeObject();
+  v.Set("requests", c.requests ? U(*c.requests) : Value::Null());
+  v.Set("bytes", c.bytes ? U(*c.bytes) : Value::Null());
+  return v;
+}
+
+// Null figures are unknown (no --server-log, no --compare-python).
+Value RemoteJson(const RemoteScan& r) {
+  Value v = Value::MakeObject();
+  v.Set("our_seconds", D(r.our_seconds));
+  v.Set("ours", FetchJson(r.ours));
+  v.Set("ours_logged", FetchJson(r.ours_logged));
+  v.Set("median_requests_per_file", D(r.median_requests_per_file));
+  v.Set("python_seconds", r.python_seconds ? D(*r.python_seconds) : Value::Null());
+  v.Set("python_logged", FetchJson(r.python_logged));
+  v.Set("python_over_ours_time", r.python_seconds && r.our_seconds > 0
+                                     ? D(*r.python_seconds / r.our_seconds)
+                                     : Value::Null());
+  v.Set("server_log", S(r.server_log));
+  return v;
+}
+
 Value SetJson(const SetReport& s) {
   Value v = Value::MakeObject();
   v.Set("name", S(s.name));
@@ -134,6 +157,7 @@ Value SetJson(const SetReport& s) {
   v.Set("lookup_latency", std::move(lookup));
   v.Set("python", s.comparison ? ComparisonJson(*s.comparison, s) : Value::Null());
   v.Set("xarray_open", s.xarray_open ? XarrayOpenJson(*s.xarray_open) : Value::Null());
+  v.Set("remote_scan", s.remote ? RemoteJson(*s.remote) : Value::Null());
   Value notes = Value::MakeArray();
   for (const std::string& note : s.notes) notes.Push(S(note));
   v.Set("notes", std::move(notes));

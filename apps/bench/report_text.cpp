@@ -89,6 +89,29 @@ std::string PythonTable(const SetReport& s) {
   return text + TextTable(rows);
 }
 
+std::string Fetched(const FetchCounts& c) {
+  if (!c.requests) return "unknown";
+  return fmt::format("{} requests, {}", Count(*c.requests), Bytes(static_cast<double>(*c.bytes)));
+}
+
+// The remote scan: both tools' wall time and what they fetched, the log's count beside ours.
+std::string RemoteTable(const SetReport& s) {
+  const RemoteScan& r = *s.remote;
+  std::string text = fmt::format("  remote scan: our median {} requests per file; server log: {}\n",
+                                 Sig3(r.median_requests_per_file),
+                                 r.server_log.empty() ? "none given" : r.server_log);
+  std::vector<std::vector<std::string>> rows = {
+      {"", "wall time", "fetched (byte sources)", "fetched (server log)"}};
+  rows.push_back({"ours", Duration(r.our_seconds), Fetched(r.ours), Fetched(r.ours_logged)});
+  if (r.python_seconds) {
+    rows.push_back({"Python kerchunk (fsspec HTTP)", Duration(*r.python_seconds), "-",
+                    Fetched(r.python_logged)});
+    rows.push_back(
+        {"ours vs Python", Ratio(r.our_seconds, *r.python_seconds, "faster", "slower"), "", ""});
+  }
+  return text + TextTable(rows);
+}
+
 std::string XarrayTable(const XarrayOpenResult& x) {
   std::string text = fmt::format("  xarray open ({}), then read {}; each route its own process\n",
                                  x.versions, x.selection);
@@ -121,6 +144,7 @@ void WriteSet(const SetReport& s, std::ostream& out) {
                        Count(s.lookup.keys));
   }
   if (s.comparison) out << "\n" << PythonTable(s);
+  if (s.remote) out << "\n" << RemoteTable(s);
   if (s.xarray_open) out << "\n" << XarrayTable(*s.xarray_open);
   for (const std::string& note : s.notes) out << "  note: " << note << "\n";
   out << "\n";

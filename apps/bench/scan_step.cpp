@@ -2,7 +2,9 @@
 // every chunk index in parallel, combine, write the JSON), checked once and then timed.
 #include <sstream>
 
+#include "bench/server_log.h"
 #include "bench/set_runner.h"
+#include "kerchunk/bench/measure.h"
 #include "kerchunk/commands/scan.h"
 #include "kerchunk/json/kerchunk_json.h"
 #include "kerchunk/refs/digest.h"
@@ -18,8 +20,32 @@ ScanOptions MakeScanOptions(const SetInput& input, const RunContext& ctx,
   options.output = output;
   options.threads = ctx.options.jobs;
   options.combine.concat_dim = ctx.options.concat_dim;
+  options.source = ctx.options.source;
   options.quiet = true;
   return options;
+}
+
+bool HasRemoteFiles(const SetInput& input) {
+  for (const std::string& f : input.data_files) {
+    if (io::IsRemoteUrl(f)) return true;
+  }
+  return false;
+}
+
+// What our checked scan fetched, by the byte sources (each file's reads and combine's), and
+// the median requests per file.
+RemoteScan CountFetches(const RunSummary& summary) {
+  RemoteScan remote;
+  uint64_t requests = summary.combine_requests, bytes = summary.combine_bytes_fetched;
+  std::vector<double> per_file;
+  for (const FileCost& f : summary.files) {
+    requests += f.requests;
+    bytes += f.bytes_fetched;
+    per_file.push_back(static_cast<double>(f.requests));
+  }
+  remote.ours = {requests, bytes};
+  remote.median_requests_per_file = Median(per_file);
+  return remote;
 }
 
 Result<RunSummary> ScanOnce(const ScanOptions& options) {
@@ -55,15 +81,33 @@ Status RunScanStep(const SetInput& input, const RunContext& ctx, SetState& state
   const ScanOptions options = MakeScanOptions(input, ctx, state.json_path);
   ctx.Progress("scan: checking the output for " + std::to_string(input.data_files.size()) +
                " files");
+  const bool remote = HasRemoteFiles(input);
+  const std::string& log = ctx.options.server_log;
+  uint64_t log_start = 0;
+  if (remote && !log.empty()) {
+    KERCHUNK_ASSIGN_OR_RETURN(log_start, LogSize(log));
+  }
   KERCHUNK_ASSIGN_OR_RETURN(RunSummary first, ScanOnce(options));
+  if (remote) {
+    report.remote = CountFetches(first);
+    report.remote->server_log = log;
+    if (!log.empty()) {
+      KERCHUNK_ASSIGN_OR_RETURN(LogCounts logged, CountLogSince(log, log_start));
+      report.remote->ours_logged = {logged.requests, logged.bytes};
+    }
+  }
   state.concat_dim = first.concat_dim.empty() ? "time" : first.concat_dim;
   KERCHUNK_ASSIGN_OR_RETURN(ReferenceSet scanned, ReadKerchunkFile(state.json_path));
   if (ctx.options.hooks.before_check) ctx.options.hooks.before_check("scan", scanned);
   if (input.series) KERCHUNK_RETURN_IF_ERROR(CheckAgainstSeries(*input.series, scanned));
   KERCHUNK_ASSIGN_OR_RETURN(const uint64_t expected_hash, FileHash(state.json_path));
-  for (const std::string& path : input.data_files) {
-    KERCHUNK_ASSIGN_OR_RETURN(uint64_t size, FileSize(path));
-    report.data_bytes += size;
+  for (const FileCost& f : first.files) {
+    if (f.remote) {
+      report.data_bytes += f.file_size;
+    } else {
+      KERCHUNK_ASSIGN_OR_RETURN(uint64_t size, FileSize(f.path));
+      report.data_bytes += size;
+    }
   }
 
   ctx.Progress("scan: timing");
@@ -80,6 +124,7 @@ Status RunScanStep(const SetInput& input, const RunContext& ctx, SetState& state
   KERCHUNK_RETURN_IF_ERROR(Measure(
       step, ctx.options.repeat, nullptr, [&] { return ScanOnce(options).status(); },
       check_same_output));
+  if (report.remote) report.remote->our_seconds = step.median_seconds;
   report.steps.push_back(std::move(step));
   return OkStatus();
 }

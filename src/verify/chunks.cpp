@@ -9,8 +9,10 @@
 #include <cstring>
 #include <map>
 #include <set>
+#include <unordered_map>
 
 #include "kerchunk/codecs/fletcher32.h"
+#include "kerchunk/io/byte_source.h"
 #include "kerchunk/json/json_value.h"
 #include "kerchunk/util/checked_math.h"
 #include "kerchunk/util/parallel.h"
@@ -23,6 +25,11 @@ namespace {
 // Chunks per work item: small enough to balance threads, large enough to amortise the
 // per-item bookkeeping.
 constexpr size_t kChunksPerItem = 64;
+// An array with chunks in remote files is cut into larger items: each item's chunks of one file
+// are fetched by coalesced requests, so an item is a few round trips whatever its chunk count;
+// its stored bytes, held in memory while it is checked, stay under kRemoteItemBytes.
+constexpr size_t kRemoteChunksPerItem = 8192;
+constexpr uint64_t kRemoteItemBytes = uint64_t{64} << 20;
 
 bool IsJson2(const ZarrArrayMeta& meta) {
   if (!meta.filters.is_array() || meta.filters.as_array().empty()) return false;
@@ -40,13 +47,20 @@ struct ItemResult {
   CaseLog source;
 };
 
+// The stored bytes (with any fletcher32 checksum) of a work item's chunks in remote files,
+// fetched before the item is checked, by reference index; a failed fetch is every such
+// chunk's error.
+using Prefetched = std::unordered_map<size_t, Result<std::string>>;
+
 class ChunkChecker {
  public:
   ChunkChecker(const ReferenceSet& refs, const ResolvedFiles& files,
                const ChunkCheckOptions& options)
-      : refs_(refs), files_(files), options_(options), reader_(files), sources_(files) {}
+      : refs_(refs), files_(files), options_(options), reader_(files), sources_(refs.urls, files) {}
 
   void Run(const WorkItem& item, ItemResult& result, Progress* progress);
+  /// Cuts plan `p`'s chunks into work items (larger ones for chunks in remote files).
+  void AddItems(size_t p, std::vector<WorkItem>& items) const;
   /// Plans the arrays before Run (see PlanArrays).
   void Plan(const std::vector<const ArrayInfo*>& arrays, unsigned threads,
             std::vector<CaseLog>& source_logs) {
@@ -55,15 +69,27 @@ class ChunkChecker {
   const std::vector<ArrayPlan>& plans() const { return plans_; }
 
  private:
-  void CheckChunk(const ArrayPlan& plan, size_t i, std::string& stored, std::string& decoded,
-                  ItemResult& result);
+  void CheckChunk(const ArrayPlan& plan, size_t i, Prefetched& fetched, std::string& stored,
+                  std::string& decoded, ItemResult& result);
+  // Fetches the item's sampled chunks that lie in remote files: one source per file, its
+  // neighbouring chunks coalesced into one request (io::ReadRanges). References the files
+  // check rejected are left out (StoredBytes skips them).
+  Prefetched FetchRemote(const ArrayPlan& plan, const WorkItem& item) const;
+  bool Checked(const ArrayPlan& plan, size_t i) const {
+    return Sampled(plan.ordinal, plan.info->refs->chunk_index(i), options_.sample, options_.seed);
+  }
+  // Whether reference i's stored bytes are followed by a fletcher32 checksum in its file.
+  static bool HasFletcher32(const ArrayPlan& plan, uint32_t url, uint64_t length) {
+    auto it = plan.files.find(url);
+    return it != plan.files.end() && it->second.fletcher32 && length != ArrayRefs::kWholeFileLength;
+  }
   // An inline chunk of an array several files fill: each file's elements against the file.
   void CompareInlineChunk(const ArrayPlan& plan, size_t i, const std::string& decoded,
                           CaseLog& log);
   // The stored bytes of reference i (inline data, a whole file or a range), without the
   // fletcher32 checksum, which is verified here. False when the chunk is not checked.
   bool StoredBytes(const ArrayPlan& plan, size_t i, const FileGeometry* geometry,
-                   std::string& stored, CaseLog& log, const std::string& key);
+                   Prefetched& fetched, std::string& stored, CaseLog& log, const std::string& key);
 
   const ReferenceSet& refs_;
   const ResolvedFiles& files_;
@@ -73,8 +99,45 @@ class ChunkChecker {
   std::vector<ArrayPlan> plans_;
 };
 
+Prefetched ChunkChecker::FetchRemote(const ArrayPlan& plan, const WorkItem& item) const {
+  Prefetched out;
+  if (!files_.access) return out;
+  const ArrayRefs& array = *plan.info->refs;
+  std::map<uint32_t, std::vector<std::pair<size_t, io::ByteRange>>> by_url;
+  for (size_t i = item.begin; i < item.end; ++i) {
+    const uint32_t url = array.urls()[i];
+    if (url > ArrayRefs::kMaxUrlId || !files_.by_url[url].remote || !Checked(plan, i)) continue;
+    const ResolvedFile& file = files_.by_url[url];
+    uint64_t offset = array.offsets()[i], length = array.lengths()[i];
+    if (length == ArrayRefs::kWholeFileLength) {
+      offset = 0;
+      length = file.size;
+      if (file.usable() && length == 0) out.emplace(i, std::string());
+    } else if (HasFletcher32(plan, url, length)) {
+      length += codecs::kFletcher32Bytes;
+    }
+    if (!file.usable() || length == 0 || !RangeWithin(offset, length, file.size)) continue;
+    by_url[url].push_back({i, {offset, length}});
+  }
+  for (const auto& [url, wanted] : by_url) {
+    std::vector<io::ByteRange> ranges;
+    for (const auto& w : wanted) ranges.push_back(w.second);
+    Result<std::unique_ptr<io::ByteSource>> source = files_.access->Open(refs_.urls[url]);
+    Result<std::vector<std::string>> bytes =
+        source.ok() ? io::ReadRanges(**source, ranges)
+                    : Result<std::vector<std::string>>(source.status());
+    if (source.ok()) files_.access->Account((*source)->stats());
+    for (size_t k = 0; k < wanted.size(); ++k) {
+      out.emplace(wanted[k].first, bytes.ok() ? Result<std::string>(std::move((*bytes)[k]))
+                                              : Result<std::string>(bytes.status()));
+    }
+  }
+  return out;
+}
+
 bool ChunkChecker::StoredBytes(const ArrayPlan& plan, size_t i, const FileGeometry* geometry,
-                               std::string& stored, CaseLog& log, const std::string& key) {
+                               Prefetched& fetched, std::string& stored, CaseLog& log,
+                               const std::string& key) {
   const ArrayRefs& array = *plan.info->refs;
   const uint32_t url = array.urls()[i];
   if (url > ArrayRefs::kMaxUrlId) {
@@ -98,8 +161,20 @@ bool ChunkChecker::StoredBytes(const ArrayPlan& plan, size_t i, const FileGeomet
                               key, offset, offset + length, refs_.urls[url]));
     return false;
   }
-  Status status =
-      whole ? reader_.ReadAll(url, stored) : reader_.Read(url, offset, length + extra, stored);
+  Status status;
+  if (file.remote) {
+    auto it = fetched.find(i);
+    if (it == fetched.end()) {
+      status = InternalError("chunk {} of {} was not fetched", i, refs_.urls[url]);
+    } else if (it->second.ok()) {
+      stored = std::move(*it->second);
+    } else {
+      status = it->second.status();
+    }
+  } else {
+    status =
+        whole ? reader_.ReadAll(url, stored) : reader_.Read(url, offset, length + extra, stored);
+  }
   if (status.ok() && fletcher32) {
     status = codecs::VerifyFletcher32(stored);
     stored.resize(length);
@@ -112,8 +187,8 @@ bool ChunkChecker::StoredBytes(const ArrayPlan& plan, size_t i, const FileGeomet
   return true;
 }
 
-void ChunkChecker::CheckChunk(const ArrayPlan& plan, size_t i, std::string& stored,
-                              std::string& decoded, ItemResult& result) {
+void ChunkChecker::CheckChunk(const ArrayPlan& plan, size_t i, Prefetched& fetched,
+                              std::string& stored, std::string& decoded, ItemResult& result) {
   const ArrayInfo& info = *plan.info;
   const ArrayRefs& array = *info.refs;
   const uint32_t ref_url = array.urls()[i];
@@ -125,7 +200,7 @@ void ChunkChecker::CheckChunk(const ArrayPlan& plan, size_t i, std::string& stor
     if (it != plan.files.end()) geometry = &it->second;
   }
   const std::string key = array.KeyPrefix() + array.grid().Key(array.chunk_index(i));
-  if (!StoredBytes(plan, i, geometry, stored, result.decode, key)) return;
+  if (!StoredBytes(plan, i, geometry, fetched, stored, result.decode, key)) return;
   result.decode.Examined();
   const codecs::Pipeline& pipeline = *info.pipeline;
   const std::string where =
@@ -196,17 +271,46 @@ void ChunkChecker::CompareInlineChunk(const ArrayPlan& plan, size_t i, const std
   }
 }
 
+void ChunkChecker::AddItems(size_t p, std::vector<WorkItem>& items) const {
+  const ArrayRefs& array = *plans_[p].info->refs;
+  bool remote = false;
+  for (size_t i = 0; i < array.size() && !remote; ++i) {
+    const uint32_t url = array.urls()[i];
+    remote = url <= ArrayRefs::kMaxUrlId && files_.by_url[url].remote;
+  }
+  if (!remote) {
+    for (size_t b = 0; b < array.size(); b += kChunksPerItem) {
+      items.push_back({p, b, std::min(array.size(), b + kChunksPerItem)});
+    }
+    return;
+  }
+  size_t begin = 0;
+  uint64_t bytes = 0;
+  for (size_t i = 0; i < array.size(); ++i) {
+    const uint64_t length = array.lengths()[i];
+    const uint64_t stored = length == ArrayRefs::kWholeFileLength ? 0 : length;
+    if (i > begin && (i - begin == kRemoteChunksPerItem || bytes + stored > kRemoteItemBytes)) {
+      items.push_back({p, begin, i});
+      begin = i;
+      bytes = 0;
+    }
+    bytes += stored;
+  }
+  if (begin < array.size()) items.push_back({p, begin, array.size()});
+}
+
 void ChunkChecker::Run(const WorkItem& item, ItemResult& result, Progress* progress) {
   const ArrayPlan& plan = plans_[item.plan];
+  Prefetched fetched = FetchRemote(plan, item);
   std::string stored, decoded;
   for (size_t i = item.begin; i < item.end; ++i) {
     if (progress) progress->Advance();
-    if (!Sampled(plan.ordinal, plan.info->refs->chunk_index(i), options_.sample, options_.seed)) {
+    if (!Checked(plan, i)) {
       result.decode.Skip(1, "not in the --sample");
       if (options_.source) result.source.Skip(1, "not in the --sample");
       continue;
     }
-    CheckChunk(plan, i, stored, decoded, result);
+    CheckChunk(plan, i, fetched, stored, decoded, result);
   }
 }
 
@@ -235,9 +339,7 @@ void CheckChunks(const ReferenceSet& refs, const Catalog& catalog, const Resolve
   for (size_t p = 0; p < checker.plans().size(); ++p) {
     const ArrayInfo& info = *checker.plans()[p].info;
     if (!checker.plans()[p].decodable) continue;
-    for (size_t b = 0; b < info.refs->size(); b += kChunksPerItem) {
-      items.push_back({p, b, std::min(info.refs->size(), b + kChunksPerItem)});
-    }
+    checker.AddItems(p, items);
     total += info.refs->size();
   }
   std::vector<ItemResult> results;
@@ -381,7 +483,8 @@ std::vector<ArrayPlan> PlanArrays(const ReferenceSet& refs,
       const ArrayInfo& info = *plans[task.plan].info;
       logs[w].emplace_back(Check::kSource, info.path, SIZE_MAX);
       if (!file.usable()) {
-        geometry[w].push_back({NotFoundError("{} {}", file.path, file.error)});
+        geometry[w].push_back(
+            {NotFoundError("{} {}", file.local() ? file.path : refs.urls[url], file.error)});
         continue;
       }
       geometry[w].push_back(DescribeFile(info, task.group, task.only_url, source, sources,

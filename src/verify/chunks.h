@@ -183,20 +183,29 @@ class SourceFile {
   /// The dataset of the zarr array at `array_path` ("g/tas" -> HDF5 "/g/tas"); NotFound when
   /// the file has none.
   virtual Result<SourceDataset*> Dataset(const std::string& array_path) = 0;
+  /// OK, or why some of the file's bytes could not be read (a remote file whose fetches failed
+  /// reads as zeros: see io::FileImage).
+  virtual Status status() const { return OkStatus(); }
 };
 
 /// Opens an HDF5 or NetCDF-3 file (judged by its first bytes) with its library.
 Result<std::unique_ptr<SourceFile>> OpenSourceFile(const std::string& path);
 Result<std::unique_ptr<SourceFile>> OpenHdf5Source(const std::string& path);
 Result<std::unique_ptr<SourceFile>> OpenNetcdf3Source(const std::string& path);
+/// The same on a file's bytes in memory (`name` for messages), read in place: `image` must
+/// outlive the file.
+Result<std::unique_ptr<SourceFile>> OpenHdf5SourceImage(std::span<const std::byte> image,
+                                                        const std::string& name);
+Result<std::unique_ptr<SourceFile>> OpenNetcdf3SourceImage(std::span<const std::byte> image,
+                                                           const std::string& name);
 
 /// The source files of a reference set by URL id, opened lazily and kept open (up to a limit,
 /// least recently used closed first). Thread-safe: work on one file is serialised, since
 /// netCDF-C is not thread-safe and libhdf5 takes a global lock anyway.
 class SourceFiles {
  public:
-  explicit SourceFiles(const ResolvedFiles& files, size_t max_open = 64)
-      : files_(files), max_open_(max_open) {}
+  SourceFiles(const UrlTable& urls, const ResolvedFiles& files, size_t max_open = 64)
+      : urls_(urls), files_(files), max_open_(max_open) {}
 
   /// Runs fn on the dataset of `array` in the file of `url`, holding that file's lock. Errors
   /// opening the file or the dataset are returned (and remembered: a file that failed to open
@@ -212,6 +221,7 @@ class SourceFiles {
   };
   std::shared_ptr<Slot> Acquire(uint32_t url);
 
+  const UrlTable& urls_;
   const ResolvedFiles& files_;
   size_t max_open_;
   std::mutex mutex_;

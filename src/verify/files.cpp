@@ -37,18 +37,47 @@ void Stat(ResolvedFile& file) {
   file.size = static_cast<uint64_t>(st.st_size);
 }
 
+// A remote file's size (one HEAD request). A 404 or 403 is the file's error, as a missing local
+// file is: the message without the URL, which the findings name.
+void StatRemote(const std::string& url, RemoteAccess& access, ResolvedFile& file) {
+  Result<std::unique_ptr<io::ByteSource>> source = access.Open(url);
+  Result<uint64_t> size = source.ok() ? (*source)->Size() : Result<uint64_t>(source.status());
+  if (source.ok()) access.Account((*source)->stats());
+  if (size.ok()) {
+    file.exists = true;
+    file.size = *size;
+    return;
+  }
+  std::string message = size.status().message();
+  if (message.starts_with(url + ": ")) message.erase(0, url.size() + 2);
+  file.error = message;
+}
+
 }  // namespace
 
+Result<std::unique_ptr<io::ByteSource>> RemoteAccess::Open(const std::string& url) const {
+  return io::OpenByteSource(url, options_);
+}
+
+void RemoteAccess::Account(const io::SourceStats& stats) {
+  requests_ += stats.requests;
+  bytes_ += stats.bytes_fetched;
+}
+
 Result<ResolvedFiles> ResolveFiles(const UrlTable& urls, const std::vector<PrefixRewrite>& rewrites,
-                                   bool stat, unsigned threads) {
+                                   bool stat, unsigned threads, const io::SourceOptions* remote) {
   KERCHUNK_ASSIGN_OR_RETURN(UrlToLocalPath mapper, UrlToLocalPath::Make(rewrites));
   ResolvedFiles out;
+  if (remote) out.access = std::make_shared<RemoteAccess>(*remote);
   out.by_url.resize(urls.size());
   for (uint32_t id = 0; id < urls.size(); ++id) {
     ResolvedFile& file = out.by_url[id];
     Result<std::string> path = mapper.PathFor(urls[id]);
     if (path.ok() && !path->empty()) {
       file.path = *std::move(path);
+    } else if (remote && io::IsRemoteUrl(urls[id])) {
+      file.remote = true;
+      ++out.read_remotely;
     } else {
       file.reason = path.ok() ? "empty URL" : path.status().message();
       if (out.remote++ == 0) out.first_remote = urls[id];
@@ -57,6 +86,8 @@ Result<ResolvedFiles> ResolveFiles(const UrlTable& urls, const std::vector<Prefi
   if (stat) {
     ParallelFor(out.by_url.size(), threads, [&](size_t i) {
       if (out.by_url[i].local()) Stat(out.by_url[i]);
+      if (out.by_url[i].remote)
+        StatRemote(urls[static_cast<uint32_t>(i)], *out.access, out.by_url[i]);
     });
   }
   return out;
@@ -395,7 +426,7 @@ void ReportUnusable(const UrlTable& urls, const ResolvedFiles& files,
                     const std::map<uint32_t, Unusable>& unusable, CaseLog& log) {
   for (const auto& [url, u] : unusable) {
     const ResolvedFile& f = files.by_url[url];
-    if (!f.local()) {
+    if (!f.readable()) {
       log.Skip(u.count, "remote URL without --rewrite");
       continue;
     }
@@ -532,12 +563,13 @@ void CompareWithRecord(const SourceFileRecord& recorded, const std::string& desc
 void CheckSourceIdentity(const std::vector<SourceFileRecord>& records, const ReferenceSet& refs,
                          const ResolvedFiles& files, unsigned threads, Report& report) {
   // Not referenced, remote, or missing or unreadable: the files check reports those once per
-  // file already, and a missing file has no size or time to compare.
+  // file already, and a missing file has no size or time to compare. A remote file has no
+  // modification time of the scan's kind (the record is of local files).
   std::vector<std::pair<const SourceFileRecord*, uint32_t>> checked;
   bool any_checksum = false;
   for (const SourceFileRecord& recorded : records) {
     std::optional<uint32_t> id = refs.urls.Find(recorded.url);
-    if (!id || !files.by_url[*id].usable()) continue;
+    if (!id || !files.by_url[*id].usable() || !files.by_url[*id].local()) continue;
     checked.emplace_back(&recorded, *id);
     any_checksum |= recorded.metadata_xxh3.has_value();
   }

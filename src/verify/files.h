@@ -2,6 +2,7 @@
 // of one file that overlap, and reading stored bytes.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <list>
 #include <memory>
@@ -10,36 +11,65 @@
 #include <utility>
 #include <vector>
 
+#include "kerchunk/io/byte_source.h"
 #include "kerchunk/refs/reference_set.h"
 #include "kerchunk/scan/url_mapping.h"
 #include "kerchunk/util/status.h"
 #include "kerchunk/verify/report.h"
 
-// From the URLs a reference set names to the local files verify reads: REMOTE=LOCAL rules
-// (--rewrite), then "file://" URLs and plain paths. Remote URLs without a rule have no path;
-// the checks that need bytes skip their references and say so.
+// From the URLs a reference set names to the files verify reads: REMOTE=LOCAL rules
+// (--rewrite), then "file://" URLs and plain paths; when remote reads are allowed, http(s)://
+// and s3:// URLs are read where they live through io::ByteSource. Other URLs have no path; the
+// checks that need bytes skip their references and say so.
 namespace kerchunk::verify::internal {
 
+/// How verify reaches remote files: the connection options, and the requests and bytes every
+/// source opened through it has used (summed as the sources finish; thread-safe).
+class RemoteAccess {
+ public:
+  explicit RemoteAccess(io::SourceOptions options) : options_(std::move(options)) {}
+  /// A new source for `url` (no request yet). One per thread: sources are not thread-safe.
+  Result<std::unique_ptr<io::ByteSource>> Open(const std::string& url) const;
+  /// Adds a finished source's requests and bytes.
+  void Account(const io::SourceStats& stats);
+  uint64_t requests() const { return requests_; }
+  uint64_t bytes() const { return bytes_; }
+  const io::SourceOptions& options() const { return options_; }
+
+ private:
+  io::SourceOptions options_;
+  std::atomic<uint64_t> requests_{0}, bytes_{0};
+};
+
 struct ResolvedFile {
-  std::string path;    ///< local path; empty when the URL has none
-  std::string reason;  ///< why there is no local path
+  std::string path;     ///< local path; empty when the URL has none
+  bool remote = false;  ///< read over the network (http(s):// or s3://) instead
+  std::string reason;   ///< why there is neither
   bool exists = false;
   uint64_t size = 0;
   std::string error;  ///< why the file cannot be used (does not exist, not readable)
 
   bool local() const { return !path.empty(); }
-  bool usable() const { return local() && exists; }
+  /// Bytes can be read, locally or remotely.
+  bool readable() const { return local() || remote; }
+  bool usable() const { return readable() && exists; }
 };
 
 struct ResolvedFiles {
   std::vector<ResolvedFile> by_url;  ///< indexed by URL id
-  uint64_t remote = 0;               ///< URLs without a local path
+  uint64_t remote = 0;               ///< URLs that cannot be read (no local path, not remote)
   std::string first_remote;          ///< one of them, for messages
+  uint64_t read_remotely = 0;        ///< URLs read over the network
+  /// Set when remote reads are allowed; shared by every reader of this run.
+  std::shared_ptr<RemoteAccess> access;
 };
 
-/// Resolves every URL of `urls` and, when `stat` is set, looks up the sizes (in parallel).
+/// Resolves every URL of `urls` and, when `stat` is set, looks up the sizes (in parallel; a
+/// remote file's with one HEAD request, its 404 or 403 being the file's error). With `remote`
+/// set, http(s):// and s3:// URLs no rule maps are read through it; without, they have no path.
 Result<ResolvedFiles> ResolveFiles(const UrlTable& urls, const std::vector<PrefixRewrite>& rewrites,
-                                   bool stat, unsigned threads);
+                                   bool stat, unsigned threads,
+                                   const io::SourceOptions* remote = nullptr);
 
 /// "URL" or "URL (local PATH)" when the two differ, for messages.
 std::string DescribeFile(const UrlTable& urls, const ResolvedFiles& files, uint32_t url);

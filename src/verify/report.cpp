@@ -292,6 +292,11 @@ void WriteTextReport(const Report& report, size_t max_problems, std::ostream& ou
                      Plural(f.keys, "key"), Plural(f.arrays, "array"),
                      Plural(f.chunk_refs, "chunk reference"), Grouped(f.inline_chunks),
                      Plural(f.files, "file"));
+  if (f.remote_files > 0) {
+    out << fmt::format("  remote: {} read over the network: {}, {} fetched\n",
+                       Plural(f.remote_files, "file"), Plural(f.remote_requests, "request"),
+                       Plural(f.remote_bytes, "byte"));
+  }
   for (size_t i = 0; i < kCheckCount; ++i) WriteCheckLine(report, static_cast<Check>(i), out);
   if (report.ran(Check::kAgainst)) WriteAgainstTotals(report, out);
   for (const std::string& note : report.notes()) out << "  note: " << note << "\n";
@@ -384,6 +389,13 @@ void WriteJsonReport(const Report& report, size_t max_problems, std::ostream& ou
   doc.Set("passed", Value::Bool(report.passed()));
   doc.Set("failures", Value::Uint(report.Failures()));
   doc.Set("counts", CountsJson(report.facts()));
+  if (report.facts().remote_files > 0) {
+    Value remote = Value::MakeObject();
+    remote.Set("files", Value::Uint(report.facts().remote_files));
+    remote.Set("requests", Value::Uint(report.facts().remote_requests));
+    remote.Set("bytes", Value::Uint(report.facts().remote_bytes));
+    doc.Set("remote", std::move(remote));
+  }
   doc.Set("checks", ChecksJson(report));
   doc.Set("warnings", Value::Uint(report.Warnings()));
   doc.Set("problems", FindingsJson(report, max_problems, /*advisory=*/false));

@@ -2,6 +2,7 @@
 // reader makes of the values on either side.
 #include <fmt/format.h>
 #include <netcdf.h>
+#include <netcdf_mem.h>
 
 #include <algorithm>
 #include <bit>
@@ -14,6 +15,7 @@
 #include "kerchunk/util/byte_reader.h"
 #include "refs/zarr_dtype.h"
 #include "verify/chunks.h"
+#include "verify/remote_file.h"
 
 namespace kerchunk::verify::internal {
 
@@ -55,7 +57,9 @@ Status SourceFiles::With(uint32_t url, const std::string& array,
   std::shared_ptr<Slot> slot = Acquire(url);
   std::lock_guard lock(slot->mutex);
   if (!slot->file && slot->open_error.ok()) {
-    Result<std::unique_ptr<SourceFile>> file = OpenSourceFile(files_.by_url[url].path);
+    const ResolvedFile& f = files_.by_url[url];
+    Result<std::unique_ptr<SourceFile>> file =
+        f.remote ? OpenRemoteSourceFile(urls_[url], *files_.access) : OpenSourceFile(f.path);
     if (file.ok()) {
       slot->file = *std::move(file);
     } else {
@@ -65,8 +69,12 @@ Status SourceFiles::With(uint32_t url, const std::string& array,
     }
   }
   if (!slot->open_error.ok()) return slot->open_error;
-  KERCHUNK_ASSIGN_OR_RETURN(SourceDataset * dataset, slot->file->Dataset(array));
-  return fn(*dataset);
+  Result<SourceDataset*> dataset = slot->file->Dataset(array);
+  Status status = dataset.ok() ? fn(**dataset) : dataset.status();
+  // A remote file's bytes that could not be fetched read as zeros: its fetch error, not what
+  // the library made of the zeros, is the problem.
+  if (Status fetch = slot->file->status(); !fetch.ok()) return fetch;
+  return status;
 }
 
 }  // namespace kerchunk::verify::internal
@@ -370,6 +378,12 @@ Result<std::unique_ptr<SourceFile>> OpenHdf5Source(const std::string& path) {
   return std::unique_ptr<SourceFile>(std::make_unique<Hdf5File>(std::move(file)));
 }
 
+Result<std::unique_ptr<SourceFile>> OpenHdf5SourceImage(std::span<const std::byte> image,
+                                                        const std::string& name) {
+  KERCHUNK_ASSIGN_OR_RETURN(Handle file, OpenHdf5InPlace(image, name));
+  return std::unique_ptr<SourceFile>(std::make_unique<Hdf5File>(std::move(file)));
+}
+
 }  // namespace kerchunk::verify::internal
 
 // NetCDF-3 files through netCDF-C (nc_get_vara): the values the reference library reads for a
@@ -546,6 +560,17 @@ Result<std::unique_ptr<SourceFile>> OpenNetcdf3Source(const std::string& path) {
   int ncid = -1;
   KERCHUNK_RETURN_IF_ERROR(
       NcCheck(nc_open(path.c_str(), NC_NOWRITE, &ncid), "netCDF-C cannot open " + path));
+  return std::unique_ptr<SourceFile>(std::make_unique<Netcdf3File>(ncid));
+}
+
+Result<std::unique_ptr<SourceFile>> OpenNetcdf3SourceImage(std::span<const std::byte> image,
+                                                           const std::string& name) {
+  std::lock_guard lock(NetcdfMutex());
+  int ncid = -1;
+  // Opened read-only, netCDF-C reads the memory and never writes it.
+  KERCHUNK_RETURN_IF_ERROR(NcCheck(nc_open_mem(name.c_str(), NC_NOWRITE, image.size(),
+                                               const_cast<std::byte*>(image.data()), &ncid),
+                                   "netCDF-C cannot open " + name));
   return std::unique_ptr<SourceFile>(std::make_unique<Netcdf3File>(ncid));
 }
 

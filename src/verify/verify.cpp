@@ -38,17 +38,17 @@ Result<bool> ShouldCheckFiles(const VerifyOptions& options, const ResolvedFiles&
   const bool needs_all = options.files == FilesMode::kOn || options.deep || options.source;
   if (files.remote > 0 && needs_all) {
     return InvalidArgumentError(
-        "{} needs local files, but {} URL{} such as {} {} no local path; give --rewrite "
-        "REMOTE=LOCAL",
+        "{} needs the files, but {} URL{} such as {} {} no local path and {} not http(s):// "
+        "or s3://; give --rewrite REMOTE=LOCAL",
         options.files == FilesMode::kOn ? "--files" : (options.source ? "--source" : "--deep"),
         files.remote, files.remote == 1 ? "" : "s", files.first_remote,
-        files.remote == 1 ? "has" : "have");
+        files.remote == 1 ? "has" : "have", files.remote == 1 ? "is" : "are");
   }
   if (options.files == FilesMode::kOff) return false;
   if (files.remote > 0) {
     report.AddNote(
-        fmt::format("{} URL{} (e.g. {}) not checked: no local path; give --rewrite "
-                    "REMOTE=LOCAL to check them",
+        fmt::format("{} URL{} (e.g. {}) not checked: no local path; give --files to read "
+                    "http(s):// and s3:// URLs over the network, or --rewrite REMOTE=LOCAL",
                     files.remote, files.remote == 1 ? "" : "s", files.first_remote));
   }
   return files.remote < files.by_url.size();
@@ -105,10 +105,12 @@ Result<Report> VerifyReferences(const ReferenceSet& refs, const VerifyOptions& o
   internal::CheckKeys(refs, catalog, report);
   internal::CheckRanges(refs, catalog, context, report);
 
+  // Remote files are read only when asked for: a plain verify stays off the network.
+  const bool read_remote = options.files == FilesMode::kOn || options.deep || options.source;
   KERCHUNK_ASSIGN_OR_RETURN(
       ResolvedFiles files,
       internal::ResolveFiles(refs.urls, options.rewrites, options.files != FilesMode::kOff,
-                             options.threads));
+                             options.threads, read_remote ? &options.remote : nullptr));
   KERCHUNK_RETURN_IF_ERROR(RefuseJunitOverDataFile(options.junit, refs.urls, files));
   KERCHUNK_ASSIGN_OR_RETURN(bool check_files, ShouldCheckFiles(options, files, report));
   if (check_files) {
@@ -124,6 +126,11 @@ Result<Report> VerifyReferences(const ReferenceSet& refs, const VerifyOptions& o
   }
   if (!options.against.empty()) {
     KERCHUNK_RETURN_IF_ERROR(internal::CompareWithOther(refs, options, context, report));
+  }
+  if (files.access) {
+    report.facts().remote_files = files.read_remotely;
+    report.facts().remote_requests = files.access->requests();
+    report.facts().remote_bytes = files.access->bytes();
   }
   return report;
 }

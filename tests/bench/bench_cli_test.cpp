@@ -91,7 +91,9 @@ TEST(BenchCliTest, UsageErrorsExitTwoWithOneLine) {
   for (const std::string& args :
        {std::string(""), std::string("x.nc --scale 1e4"), std::string("--synthetic 12"),
         std::string("--synthetic 2x8 --gfactor 0.99 --missing 0.5 --vars 1"),
-        std::string("--synthetic 2x8 --url-length 60")}) {
+        std::string("--synthetic 2x8 --url-length 60"),
+        std::string("--synthetic 2x8 --server-log /etc/hostname"),
+        std::string("http://127.0.0.1:1/a.nc --server-log /nonexistent/access.log")}) {
     SCOPED_TRACE(args);
     auto r = RunBench(args);
     EXPECT_EQ(r.exit_code, 2);

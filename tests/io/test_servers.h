@@ -69,10 +69,14 @@ inline std::string NginxUnavailable() {
   return "";
 }
 
-/// Debian's nginx on a free port of 127.0.0.1 serving `root`, its files and logs in `dir`.
+/// Debian's nginx on a free port of 127.0.0.1 serving `root`, its files and logs in `dir`. The
+/// access log has one line per request ("GET /path HTTP/1.1 bytes=a-b 206"), or with
+/// `combined_log` nginx's default combined format (what `kerchunk bench --server-log` reads).
 class Nginx {
  public:
-  Nginx(const std::filesystem::path& root, const std::filesystem::path& dir) : dir_(dir) {
+  Nginx(const std::filesystem::path& root, const std::filesystem::path& dir,
+        bool combined_log = false)
+      : dir_(dir) {
     // A free port: bind to 0, note it, release it for nginx.
     const std::string port = ChildProcess({"/usr/bin/python3", "-c",
                                            "import socket; s = socket.socket(); "
@@ -85,7 +89,7 @@ class Nginx {
         << "daemon off; user root; worker_processes 1; pid " << d << "/nginx.pid;\n"
         << "error_log " << d << "/error.log;\nevents {}\nhttp {\n"
         << "  log_format ranges '$request $http_range $status';\n"
-        << "  access_log " << d << "/access.log ranges;\n"
+        << "  access_log " << d << "/access.log" << (combined_log ? "" : " ranges") << ";\n"
         << "  client_body_temp_path " << d << ";\n  proxy_temp_path " << d << ";\n"
         << "  fastcgi_temp_path " << d << ";\n  uwsgi_temp_path " << d << ";\n"
         << "  scgi_temp_path " << d << ";\n"
@@ -98,13 +102,16 @@ class Nginx {
   }
   /// "http://127.0.0.1:PORT".
   const std::string& base() const { return base_; }
-  /// GET requests in the access log so far.
+  /// GET requests in the access log so far (in either format).
   int LoggedRequests() const {
     std::ifstream log(dir_ / "access.log");
     int n = 0;
-    for (std::string line; std::getline(log, line);) n += line.starts_with("GET ");
+    for (std::string line; std::getline(log, line);) {
+      n += line.starts_with("GET ") || line.find("\"GET ") != std::string::npos;
+    }
     return n;
   }
+  std::filesystem::path access_log() const { return dir_ / "access.log"; }
   /// Waits (up to a second) until the log holds `n` requests: nginx writes a line after its
   /// response. Returns the count then.
   int WaitForRequests(int n) const {

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <sstream>
 
 #include "kerchunk/json/kerchunk_json.h"
 #include "kerchunk/verify/verify.h"
@@ -183,20 +184,57 @@ TEST(StructureTest, FilesExistAndHoldEveryRange) {
   EXPECT_EQ(r.Failures(Check::kFiles), 2u);
 }
 
-TEST(StructureTest, RemoteUrlsNeedARewriteForFilesOn) {
+ReferenceSet WithUrl(const std::string& url) {
   std::string doc = Document();
   for (size_t at; (at = doc.find("\"f.nc\"")) != std::string::npos;) {
-    doc.replace(at, 6, "\"s3://b/f.nc\"");
+    doc.replace(at, 6, "\"" + url + "\"");
   }
   Result<ReferenceSet> refs = ParseKerchunkJson(doc);
-  ASSERT_TRUE(refs.ok());
+  EXPECT_TRUE(refs.ok()) << refs.status().message();
+  return refs.ok() ? *std::move(refs) : ReferenceSet();
+}
+
+TEST(StructureTest, UrlsOfUnknownSchemesNeedARewriteForFilesOn) {
   VerifyOptions options;
   options.input = "x";
   options.files = FilesMode::kOn;
-  Result<Report> r = VerifyReferences(*refs, options);
+  Result<Report> r = VerifyReferences(WithUrl("gs://b/f.nc"), options);
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.status().code(), StatusCode::kInvalidArgument);
-  EXPECT_THAT(r.status().message(), HasSubstr("--files needs local files"));
+  EXPECT_THAT(r.status().message(), HasSubstr("--files needs the files, but 1 URL such as "
+                                              "gs://b/f.nc has no local path"));
+}
+
+// An http(s):// or s3:// file that cannot be reached is a files problem naming the URL (as a
+// missing local file is), not an error of the run; its requests are counted.
+TEST(StructureTest, AnUnreachableRemoteFileIsAFilesProblem) {
+  VerifyOptions options;
+  options.input = "x";
+  options.files = FilesMode::kOn;
+  options.remote.attempts = 1;
+  options.remote.connect_timeout_s = 2;
+  // Port 1 of the loopback interface: nothing listens, the connection is refused at once.
+  Result<Report> r = VerifyReferences(WithUrl("http://127.0.0.1:1/f.nc"), options);
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  EXPECT_FALSE(r->passed());
+  EXPECT_GT(r->Failures(Check::kFiles), 0u);
+  std::ostringstream text;
+  WriteTextReport(*r, 20, text);
+  EXPECT_THAT(text.str(), HasSubstr("http://127.0.0.1:1/f.nc"));
+  EXPECT_EQ(r->facts().remote_files, 1u);
+  EXPECT_EQ(r->facts().remote_requests, 1u);
+}
+
+// A plain verify (files auto) does not go to the network: remote URLs are noted.
+TEST(StructureTest, RemoteUrlsAreNotFetchedUnlessAsked) {
+  VerifyOptions options;
+  options.input = "x";
+  Result<Report> r = VerifyReferences(WithUrl("http://127.0.0.1:1/f.nc"), options);
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  EXPECT_TRUE(r->passed());
+  EXPECT_EQ(r->facts().remote_requests, 0u);
+  ASSERT_EQ(r->notes().size(), 1u);
+  EXPECT_THAT(r->notes()[0], HasSubstr("not checked: no local path; give --files"));
 }
 
 }  // namespace

@@ -346,15 +346,20 @@ TEST_F(VerifyCliTest, CouldNotRunIsExitStatusTwo) {
       RunVerify(ShellQuote(Refs(true)) + " --against " + ShellQuote(tmp_ / "no.json")).exit_code,
       2);
   EXPECT_EQ(RunVerify("--no-such-option " + ShellQuote(Refs(true))).exit_code, 2);
-  // --deep needs every file; a remote URL without --rewrite cannot be read.
+  // --deep needs every file; a URL of a scheme verify cannot read, without --rewrite, is a
+  // usage error (http(s):// and s3:// are read over the network: remote_verify_test).
   const std::string remote = Edited(true, [](ReferenceSet& set) {
-    ASSERT_TRUE(set.urls.Rename(0, "s3://bucket/day_000.nc").ok());
+    ASSERT_TRUE(set.urls.Rename(0, "gs://bucket/day_000.nc").ok());
   });
   CommandResult deep = RunVerify(ShellQuote(remote) + " --deep");
   EXPECT_EQ(deep.exit_code, 2);
-  EXPECT_THAT(deep.err, HasSubstr("s3://bucket/day_000.nc has no local path; give --rewrite"));
-  // Without --deep the remote URL is noted and the rest checked.
-  CommandResult plain = RunVerify(ShellQuote(remote) + " -q");
+  EXPECT_THAT(deep.err, HasSubstr("gs://bucket/day_000.nc has no local path and is not "
+                                  "http(s):// or s3://; give --rewrite"));
+  // Without --deep or --files a remote URL is noted, not fetched, and the rest checked.
+  const std::string s3 = Edited(true, [](ReferenceSet& set) {
+    ASSERT_TRUE(set.urls.Rename(0, "s3://bucket/day_000.nc").ok());
+  });
+  CommandResult plain = RunVerify(ShellQuote(s3) + " -q");
   EXPECT_EQ(plain.exit_code, 0) << plain.out;
   EXPECT_THAT(plain.out, HasSubstr("note: 1 URL (e.g. s3://bucket/day_000.nc) not checked"));
 }

@@ -101,6 +101,10 @@ struct InputFacts {
   uint64_t chunk_refs = 0;
   uint64_t inline_chunks = 0;
   uint64_t files = 0;  ///< distinct URLs
+  /// Files read over the network, and the requests and bytes that took (0 when none).
+  uint64_t remote_files = 0;
+  uint64_t remote_requests = 0;
+  uint64_t remote_bytes = 0;
 };
 
 /// The whole result of a verify run.

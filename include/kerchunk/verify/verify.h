@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "kerchunk/io/byte_source.h"
 #include "kerchunk/refs/reference_set.h"
 #include "kerchunk/refs/source_record.h"
 #include "kerchunk/scan/url_mapping.h"
@@ -21,9 +22,13 @@ namespace kerchunk::verify {
 
 /// Whether to check the referenced files (existence and sizes).
 enum class FilesMode {
-  kAuto,  ///< check the URLs that are local paths or mapped by a rewrite rule; note the others
-  kOn,    ///< check every URL; a URL without a local path is a usage error
-  kOff,   ///< do not look at files (structure only)
+  /// check the URLs that are local paths or mapped by a rewrite rule; note the others (no
+  /// network access unless asked for)
+  kAuto,
+  /// check every URL: local paths, and http(s):// and s3:// URLs without a rewrite rule over
+  /// the network; a URL of another scheme without a rule is a usage error
+  kOn,
+  kOff,  ///< do not look at files (structure only)
 };
 
 enum class ReportFormat { kText, kJson };
@@ -31,7 +36,8 @@ enum class ReportFormat { kText, kJson };
 struct VerifyOptions {
   std::string input;  ///< plain Kerchunk JSON (v0/v1) or a packed file
   FilesMode files = FilesMode::kAuto;
-  /// Read and decode chunks (implies the files check; every URL must have a local path).
+  /// Read and decode chunks (implies the files check; every URL must have a local path or be
+  /// an http(s):// or s3:// URL, read in place).
   bool deep = false;
   /// Fraction of chunks --deep reads, in (0, 1]; the choice is a deterministic function of the
   /// key and `seed`, so a rerun checks the same chunks.
@@ -48,6 +54,8 @@ struct VerifyOptions {
   /// REMOTE=LOCAL rules: read URLs starting with REMOTE from LOCAL (longest REMOTE wins). Also
   /// applied to both sides of --against before comparing URLs.
   std::vector<PrefixRewrite> rewrites;
+  /// How http(s):// and s3:// URLs no rule maps are read (with --files, --deep, --source).
+  io::SourceOptions remote;
   /// Problems listed in the text and JSON reports (and kept per JUnit test case).
   size_t max_report = 20;
   ReportFormat format = ReportFormat::kText;
@@ -63,9 +71,10 @@ struct VerifyOptions {
 Status ValidateOptions(const VerifyOptions& options);
 
 /// Runs the checks `options` ask for on a reference set already in memory. `input_format` is
-/// shown in reports ("Kerchunk JSON", "packed"). Problems go into the report; only usage
-/// problems (InvalidArgument: --deep on remote URLs without --rewrite, an unreadable --against
-/// file) are errors.
+/// shown in reports ("Kerchunk JSON", "packed"). Problems go into the report (a remote file that
+/// answers 404 or 403 is a files problem naming the URL); only usage problems
+/// (InvalidArgument: --deep on URLs of an unknown scheme without --rewrite, an unreadable
+/// --against file) are errors.
 /// `sources`: the scan's record of the referenced files (kerchunk/refs/source_record.h); when
 /// given and the files check runs, a file whose size or modification time differs from the
 /// record is a files problem.

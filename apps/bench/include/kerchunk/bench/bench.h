@@ -22,6 +22,7 @@
 #include "kerchunk/bench/python_compare.h"
 #include "kerchunk/bench/report.h"
 #include "kerchunk/bench/xarray_open.h"
+#include "kerchunk/io/byte_source.h"
 #include "kerchunk/refs/reference_set.h"
 #include "kerchunk/util/status.h"
 
@@ -53,7 +54,14 @@ struct BenchHooks {
 
 struct BenchOptions {
   /// Data files, folders or patterns (one set, scanned), or Kerchunk JSON files (one set each).
+  /// Remote inputs (http(s):// URLs, s3:// objects, prefixes and patterns) as scan takes them.
   std::vector<std::string> inputs;
+  /// How remote inputs are read (our scan; Python reads http(s):// through fsspec).
+  io::SourceOptions source;
+  /// The access log of the server of the remote inputs, in nginx's default "combined" format:
+  /// the lines appended during each tool's scan are its requests, their $body_bytes_sent its
+  /// bytes (docs/bench.md "Remote inputs"). "": Python's requests are unknown.
+  std::string server_log;
   /// Each data input (folder or pattern) is its own set instead of all forming one.
   bool each = false;
   std::optional<SyntheticSpec> synthetic;

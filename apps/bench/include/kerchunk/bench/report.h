@@ -61,6 +61,26 @@ struct PythonComparison {
   double our_load_seconds = 0;  ///< our JSON reader on our JSON
 };
 
+/// Requests and bytes fetched from a server; unset when not known.
+struct FetchCounts {
+  std::optional<uint64_t> requests;
+  std::optional<uint64_t> bytes;
+};
+
+/// A scan of remote (http(s):// or s3://) files, ours beside Python kerchunk's over fsspec:
+/// wall time, and what each fetched. Ours is counted by the byte sources and, with
+/// --server-log, in the server's access log; Python's only in the log (else unknown).
+struct RemoteScan {
+  double our_seconds = 0;               ///< median of our timed scans
+  FetchCounts ours;                     ///< the byte sources' count, of the checked scan
+  FetchCounts ours_logged;              ///< log lines appended during the checked scan
+  double median_requests_per_file = 0;  ///< ours, by the byte sources
+  /// Python kerchunk's scan (median of --python-repeat runs); unset without --compare-python.
+  std::optional<double> python_seconds;
+  FetchCounts python_logged;  ///< log lines appended during Python's runs, per run
+  std::string server_log;     ///< the access log read ("" without --server-log)
+};
+
 /// Everything measured on one reference set.
 struct SetReport {
   std::string name;     ///< what was benchmarked ("synthetic 1000 x 1000", a folder, a JSON file)
@@ -78,6 +98,7 @@ struct SetReport {
   LookupLatency lookup;
   std::optional<PythonComparison> comparison;
   std::optional<XarrayOpenResult> xarray_open;  ///< --xarray-open
+  std::optional<RemoteScan> remote;             ///< the inputs were remote
   std::vector<std::string> notes;               ///< e.g. "verify: skipped (no data files)"
 
   const StepResult* FindStep(std::string_view step) const;
