@@ -127,9 +127,9 @@ class ScanningFile {
 // Translates one file where it lives (ScanSource also checks that every byte range referenced
 // lies inside the file, whatever the translator's own checks).
 Result<FileScanResult> ScanOneFile(const NamedFile& file, const ScanOptions& options,
-                                   FileFetchStats& stats) {
+                                   FileFetchStats& stats, RetainedBytes* retained) {
   ScanningFile scope(file.path);
-  return ScanSource(file.path, file.url, options.file_options, options.source, &stats);
+  return ScanSource(file.path, file.url, options.file_options, options.source, &stats, retained);
 }
 
 using ScanSlot = std::optional<Result<FileScanResult>>;
@@ -137,20 +137,43 @@ using ScanSlot = std::optional<Result<FileScanResult>>;
 struct ScannedFiles {
   std::vector<ScanSlot> slots;
   std::vector<FileFetchStats> stats;
+  /// By location: what remote files' scans kept for combine's reads of their coordinates.
+  std::shared_ptr<std::unordered_map<std::string, RetainedBytes>> retained;
 };
+
+// A remote file's scan mostly waits on round trips, not on a core: with -j left at its default,
+// this many remote files are kept in flight however few the cores, so that the latencies
+// overlap (33 files 10 ms away: 766 ms with 2 in flight, 168 ms with 16; docs/remote.md).
+constexpr unsigned kRemoteFilesInFlight = 16;
+
+// The threads of the scan and of combine's reads: -j, else the hardware threads, or
+// kRemoteFilesInFlight when that is more and some input is remote.
+unsigned FilesInFlight(const std::vector<NamedFile>& files, unsigned requested) {
+  if (requested != 0) return requested;
+  const bool remote = std::any_of(files.begin(), files.end(),
+                                  [](const NamedFile& f) { return io::IsRemoteUrl(f.path); });
+  return remote ? std::max(ResolveThreads(0), kRemoteFilesInFlight) : ResolveThreads(0);
+}
 
 // Scans every file on up to options.threads threads. With OnError::kFail the first failure
 // stops the files not yet started (their slots stay empty).
 ScannedFiles ScanFiles(const std::vector<NamedFile>& files, const ScanOptions& options) {
-  ScannedFiles out{std::vector<ScanSlot>(files.size()), std::vector<FileFetchStats>(files.size())};
+  ScannedFiles out{std::vector<ScanSlot>(files.size()), std::vector<FileFetchStats>(files.size()),
+                   std::make_shared<std::unordered_map<std::string, RetainedBytes>>()};
+  // Several files are combined, and combine reads their coordinates.
+  std::vector<RetainedBytes> retained(files.size() > 1 || options.shard ? files.size() : 0);
   std::atomic<bool> failed{false};
   ProgressBar progress("scan", files.size(), options.quiet);
-  ParallelFor(files.size(), options.threads, [&](size_t i) {
+  ParallelFor(files.size(), FilesInFlight(files, options.threads), [&](size_t i) {
     if (options.on_error == OnError::kFail && failed.load()) return;
-    out.slots[i].emplace(ScanOneFile(files[i], options, out.stats[i]));
+    out.slots[i].emplace(
+        ScanOneFile(files[i], options, out.stats[i], retained.empty() ? nullptr : &retained[i]));
     if (!out.slots[i]->ok()) failed.store(true);
     progress.Advance();
   });
+  for (size_t i = 0; i < retained.size(); ++i) {
+    if (retained[i].size() != 0) out.retained->emplace(files[i].path, std::move(retained[i]));
+  }
   return out;
 }
 
@@ -204,8 +227,24 @@ struct RemoteReads {
   std::atomic<uint64_t> requests{0}, bytes{0};
 };
 
+// The bytes of all `ranges` when the scan of `location` kept them (nullopt otherwise).
+std::optional<std::vector<std::string>> FromRetained(
+    const std::unordered_map<std::string, RetainedBytes>& retained, const std::string& location,
+    std::span<const std::pair<uint64_t, uint64_t>> ranges) {
+  auto kept = retained.find(location);
+  if (kept == retained.end()) return std::nullopt;
+  std::vector<std::string> out;
+  for (const auto& [offset, length] : ranges) {
+    std::optional<std::string_view> bytes = kept->second.Find(offset, length);
+    if (!bytes) return std::nullopt;
+    out.emplace_back(*bytes);
+  }
+  return out;
+}
+
 UrlToPath UrlMapOf(const std::vector<NamedFile>& files, const io::SourceOptions& source,
-                   std::shared_ptr<RemoteReads> counts) {
+                   std::shared_ptr<RemoteReads> counts,
+                   std::shared_ptr<const std::unordered_map<std::string, RetainedBytes>> retained) {
   auto paths = std::make_shared<std::unordered_map<std::string, std::string>>();
   for (const NamedFile& file : files) paths->emplace(file.url, file.path);
   auto to_path = [paths](std::string_view url) -> Result<std::string> {
@@ -213,9 +252,11 @@ UrlToPath UrlMapOf(const std::vector<NamedFile>& files, const io::SourceOptions&
     if (it == paths->end()) return NotFoundError("{}: not one of the scanned files", url);
     return it->second;
   };
-  auto read_remote = [source, counts](const std::string& location,
-                                      std::span<const std::pair<uint64_t, uint64_t>> ranges)
+  auto read_remote = [source, counts, retained](
+                         const std::string& location,
+                         std::span<const std::pair<uint64_t, uint64_t>> ranges)
       -> Result<std::vector<std::string>> {
+    if (auto kept = FromRetained(*retained, location, ranges)) return *std::move(kept);
     KERCHUNK_ASSIGN_OR_RETURN(std::unique_ptr<io::ByteSource> bytes,
                               io::OpenByteSource(location, source));
     std::vector<io::ByteRange> byte_ranges;
@@ -230,9 +271,10 @@ UrlToPath UrlMapOf(const std::vector<NamedFile>& files, const io::SourceOptions&
 
 // One file of a whole list stays as it is; several are concatenated. A shard of a longer list is
 // combined even when it holds one file, so that all parts have the same form.
-Result<ReferenceSet> Assemble(Collected collected, const std::vector<NamedFile>& files,
-                              size_t total_files, const ScanOptions& options,
-                              const CommandStreams& streams, RunSummary& summary) {
+Result<ReferenceSet> Assemble(
+    Collected collected, const std::vector<NamedFile>& files, size_t total_files,
+    const ScanOptions& options, const CommandStreams& streams, RunSummary& summary,
+    std::shared_ptr<const std::unordered_map<std::string, RetainedBytes>> retained) {
   if (collected.parts.empty()) return ReferenceSet();  // an empty shard
   bool combine = options.shard ? total_files > 1 : collected.parts.size() > 1;
   if (!combine) return std::move(collected.parts.front());
@@ -242,8 +284,8 @@ Result<ReferenceSet> Assemble(Collected collected, const std::vector<NamedFile>&
         collected.first_unlimited_dim.empty() ? "time" : collected.first_unlimited_dim;
   }
   auto remote_reads = std::make_shared<RemoteReads>();
-  combine_options.url_to_path = UrlMapOf(files, options.source, remote_reads);
-  combine_options.threads = options.threads;
+  combine_options.url_to_path = UrlMapOf(files, options.source, remote_reads, std::move(retained));
+  combine_options.threads = FilesInFlight(files, options.threads);  // it reads remote files too
   summary.concat_dim = internal::ConcatDimsText(combine_options);
   std::vector<std::string> warnings;
   KERCHUNK_ASSIGN_OR_RETURN(
@@ -280,11 +322,12 @@ Result<RunSummary> RunScan(const ScanOptions& options, const CommandStreams& str
   }
   KERCHUNK_ASSIGN_OR_RETURN(std::vector<NamedFile> named, NameFiles(files, options));
   ScannedFiles scanned = ScanFiles(named, options);
+  auto retained = scanned.retained;
   KERCHUNK_ASSIGN_OR_RETURN(Collected collected,
                             CollectResults(std::move(scanned), named, options, streams, summary));
   KERCHUNK_ASSIGN_OR_RETURN(
-      ReferenceSet refs,
-      Assemble(std::move(collected), named, all_files.size(), options, streams, summary));
+      ReferenceSet refs, Assemble(std::move(collected), named, all_files.size(), options, streams,
+                                  summary, std::move(retained)));
   // What verify --files compares with later. A file that cannot be stat'ed now was skipped
   // (--on-error skip) and has no references; remote files are not recorded (no local stat).
   std::vector<SourceFileRecord> sources;

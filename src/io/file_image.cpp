@@ -241,4 +241,17 @@ SourceStats FileImage::stats() const {
   return source_->stats();
 }
 
+bool FileImage::Holds(uint64_t offset, uint64_t length) const {
+  if (length == 0 || offset > size_ || length > size_ - offset) return false;
+  if (!lazy_) return true;  // fetched whole
+  const uint64_t page = static_cast<uint64_t>(::sysconf(_SC_PAGESIZE));
+  const uint64_t first = offset / page * page;
+  const uint64_t end = (offset + length + page - 1) / page * page;
+  // A filled page of the image is resident (anonymous memory, never swapped in this short
+  // life but for memory pressure, when the answer is merely "fetch it again").
+  std::vector<unsigned char> resident((end - first) / page);
+  if (::mincore(data_ + first, end - first, resident.data()) != 0) return false;
+  return std::all_of(resident.begin(), resident.end(), [](unsigned char r) { return r & 1; });
+}
+
 }  // namespace kerchunk::io

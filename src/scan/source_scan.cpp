@@ -4,6 +4,7 @@
 #include <chrono>
 
 #include "kerchunk/io/file_image.h"
+#include "kerchunk/json/json_value.h"
 #include "kerchunk/scan/file_scan.h"
 #include "kerchunk/util/file_io.h"
 #include "scan/range_check.h"
@@ -52,11 +53,64 @@ void CopyStats(const io::SourceStats& from, FileFetchStats& to) {
   to.retries = from.retries;
 }
 
+// The "_ARRAY_DIMENSIONS" and "bounds" of an array's .zattrs (empty when absent or unreadable:
+// retaining is an economy, never a reason to fail).
+struct CoordinateAttributes {
+  std::vector<std::string> dims;
+  std::string bounds;
+};
+
+CoordinateAttributes ReadCoordinateAttributes(const ReferenceSet& refs, const std::string& path) {
+  CoordinateAttributes out;
+  const Entry* attrs = refs.FindEntry(path.empty() ? ".zattrs" : path + "/.zattrs");
+  if (!attrs || attrs->value.kind != EntryValue::Kind::kText) return out;
+  Result<json::Value> doc = json::Value::Parse(attrs->value.data);
+  if (!doc.ok() || !doc->is_object()) return out;
+  if (const json::Value* dims = doc->Find("_ARRAY_DIMENSIONS"); dims && dims->is_array()) {
+    for (const json::Value& d : dims->as_array()) {
+      if (d.is_string()) out.dims.push_back(d.as_string());
+    }
+  }
+  if (const json::Value* bounds = doc->Find("bounds"); bounds && bounds->is_string()) {
+    out.bounds = bounds->as_string();
+  }
+  return out;
+}
+
+// The arrays combine may read values of: coordinate variables and their bounds.
+std::vector<const ArrayRefs*> CoordinateArrays(const ReferenceSet& refs) {
+  std::vector<const ArrayRefs*> out;
+  for (const ArrayRefs& array : refs.arrays) {
+    CoordinateAttributes attrs = ReadCoordinateAttributes(refs, array.path());
+    if (attrs.dims.size() != 1 || attrs.dims[0] != array.path()) continue;
+    out.push_back(&array);
+    if (const ArrayRefs* bounds = attrs.bounds.empty() ? nullptr : refs.FindArray(attrs.bounds)) {
+      out.push_back(bounds);
+    }
+  }
+  return out;
+}
+
+void Retain(const io::FileImage& image, const ReferenceSet& refs, RetainedBytes& retained) {
+  for (const ArrayRefs* array : CoordinateArrays(refs)) {
+    for (size_t i = 0; i < array->size(); ++i) {
+      const ChunkRef ref = array->Get(i);
+      if (ref.kind != RefKind::kRange) continue;
+      if (retained.size() + ref.length > kRetainedBytesPerFile) return;
+      if (!image.Holds(ref.offset, ref.length)) continue;
+      const auto bytes = image.bytes().subspan(ref.offset, ref.length);
+      retained.Add(ref.offset,
+                   std::string(reinterpret_cast<const char*>(bytes.data()), bytes.size()));
+    }
+  }
+}
+
 // The image's fetch error, when there was one, explains the result better than the scanner's
 // view of the zeros it read instead.
 Result<FileScanResult> ScanRemote(const std::string& location, const std::string& url,
                                   const FileScanOptions& options,
-                                  const io::SourceOptions& source_options, FileFetchStats& stats) {
+                                  const io::SourceOptions& source_options, FileFetchStats& stats,
+                                  RetainedBytes* retained) {
   stats.remote = true;
   KERCHUNK_ASSIGN_OR_RETURN(std::unique_ptr<io::ByteSource> source,
                             io::OpenByteSource(location, source_options));
@@ -73,21 +127,37 @@ Result<FileScanResult> ScanRemote(const std::string& location, const std::string
       scanner ? scanner->Scan({bytes.bytes(), location, url, ""}, options) : NotAFormat(location);
   CopyStats(bytes.stats(), stats);  // under the image's lock: its helper thread uses the source
   KERCHUNK_RETURN_IF_ERROR(bytes.status());
+  if (retained && result.ok()) Retain(bytes, result->refs, *retained);
   return result;
 }
 
 }  // namespace
 
+void RetainedBytes::Add(uint64_t offset, std::string bytes) {
+  size_ += bytes.size();
+  ranges_.insert_or_assign(offset, std::move(bytes));
+}
+
+std::optional<std::string_view> RetainedBytes::Find(uint64_t offset, uint64_t length) const {
+  auto it = ranges_.upper_bound(offset);
+  if (it == ranges_.begin()) return std::nullopt;
+  --it;  // the last range starting at or before offset
+  const uint64_t start = it->first, size = it->second.size();
+  if (offset - start > size || length > size - (offset - start)) return std::nullopt;
+  return std::string_view(it->second).substr(offset - start, length);
+}
+
 Result<FileScanResult> ScanSource(const std::string& location, const std::string& url,
                                   const FileScanOptions& options,
-                                  const io::SourceOptions& source_options, FileFetchStats* stats) {
+                                  const io::SourceOptions& source_options, FileFetchStats* stats,
+                                  RetainedBytes* retained) {
   const auto start = std::chrono::steady_clock::now();
   FileFetchStats local_stats;
   FileFetchStats& s = stats ? *stats : local_stats;
   s = {};
-  Result<FileScanResult> result = io::IsRemoteUrl(location)
-                                      ? ScanRemote(location, url, options, source_options, s)
-                                      : ScanLocal(location, url, options, s);
+  Result<FileScanResult> result =
+      io::IsRemoteUrl(location) ? ScanRemote(location, url, options, source_options, s, retained)
+                                : ScanLocal(location, url, options, s);
   if (result.ok()) {
     // Whatever the scanners' own checks, no reference may point past the end of its file.
     Status inside = internal::CheckRangesInside(result->refs, url, s.file_size);

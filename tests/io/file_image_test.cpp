@@ -108,6 +108,27 @@ TEST_F(FileImageTest, PrefetchedHeadIsTheOnlyRequestUntilReadsLeaveIt) {
   EXPECT_EQ(small_counter->reads, 1);
 }
 
+// Holds tells what reading would not fetch, and asking never fetches.
+TEST_F(FileImageTest, HoldsNamesTheFetchedBytesWithoutFetching) {
+  CountingSource* counter = nullptr;
+  auto image =
+      Open(&counter, {.head_bytes = 1 << 20, .block_bytes = 64 << 10, .prefetch_head = true});
+  ASSERT_TRUE(image);
+  if (!image->lazy()) GTEST_SKIP() << "userfaultfd is not available here: the whole file is read";
+  EXPECT_TRUE(image->Holds(0, 1 << 20));
+  EXPECT_TRUE(image->Holds(12'345, 100));
+  EXPECT_FALSE(image->Holds((1 << 20) - 10, 20));  // runs past the head
+  EXPECT_FALSE(image->Holds(5'000'000, 8));
+  EXPECT_FALSE(image->Holds(bytes_.size() - 4, 8));  // past the end of the file
+  EXPECT_FALSE(image->Holds(0, 0));
+  EXPECT_EQ(counter->reads, 1);
+  EXPECT_EQ(static_cast<char>(image->bytes()[5'000'000]), bytes_[5'000'000]);
+  EXPECT_EQ(counter->reads, 2);
+  EXPECT_TRUE(image->Holds(5'000'000, 8));
+  EXPECT_FALSE(image->Holds(5'000'000, 1 << 20));  // beyond the one block fetched
+  EXPECT_EQ(counter->reads, 2);
+}
+
 TEST_F(FileImageTest, WholeFileMode) {
   CountingSource* counter = nullptr;
   auto image = Open(&counter, {.whole_file = true});

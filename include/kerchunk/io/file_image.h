@@ -59,6 +59,9 @@ class FileImage {
   SourceStats stats() const;
   /// Whether pages are fetched on first touch (false: the whole file was fetched).
   bool lazy() const { return lazy_; }
+  /// Whether the `length` bytes at `offset` have been fetched already, so that reading them
+  /// costs no request. Asks the kernel which pages are in memory (mincore), so it never fetches.
+  bool Holds(uint64_t offset, uint64_t length) const;
 
  private:
   FileImage() = default;

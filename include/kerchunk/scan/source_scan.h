@@ -3,7 +3,10 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
+#include <optional>
 #include <string>
+#include <string_view>
 
 #include "kerchunk/formats/format_scanner.h"
 #include "kerchunk/io/byte_source.h"
@@ -25,15 +28,37 @@ struct FileFetchStats {
 /// the metadata, so that most files cost one request.
 inline constexpr uint64_t kRemoteHeadBytes = uint64_t{4} << 20;
 
+/// Byte ranges of a remote file kept from its scan. Combine reads every file's coordinate
+/// values again after the scans, and for a remote file each read is a round trip more, while
+/// the scan has usually fetched those bytes already (a netCDF-4 file's head holds them).
+class RetainedBytes {
+ public:
+  void Add(uint64_t offset, std::string bytes);
+  /// The `length` bytes at `offset`, when one kept range holds them all.
+  std::optional<std::string_view> Find(uint64_t offset, uint64_t length) const;
+  uint64_t size() const { return size_; }
+
+ private:
+  std::map<uint64_t, std::string> ranges_;  // by offset
+  uint64_t size_ = 0;
+};
+
+/// At most this many bytes of a file are retained.
+inline constexpr uint64_t kRetainedBytesPerFile = uint64_t{1} << 20;
+
 /// Translates the file at `location` (a local path, or a URL io::IsRemoteUrl accepts) with the
 /// scanner of its format; `url` is what the references name. A remote file is read through an
 /// io::FileImage whose head is fetched with the size in one request; if any fetch failed, that
 /// error (naming the URL: 404, 403, a body cut short, retries exhausted) is the result, never
 /// what the scanner made of the missing bytes. Also checks that every byte range referenced lies
 /// inside the file. `stats`, when given, receives the cost even when the scan fails.
+/// `retained`, when given, receives the chunks of a remote file's coordinate variables
+/// (one-dimensional arrays named after their dimension) and of their bounds variables that the
+/// scan has fetched already, up to kRetainedBytesPerFile; nothing for a local file.
 Result<FileScanResult> ScanSource(const std::string& location, const std::string& url,
                                   const FileScanOptions& options,
                                   const io::SourceOptions& source_options,
-                                  FileFetchStats* stats = nullptr);
+                                  FileFetchStats* stats = nullptr,
+                                  RetainedBytes* retained = nullptr);
 
 }  // namespace kerchunk
