@@ -15,6 +15,12 @@ struct AxisShift {
   uint64_t local_count = 1;
   uint64_t output_count = 1;
   uint64_t shift = 0;
+  uint64_t outer_count = 1;  // chunks in the dimensions before the axis
+
+  // With one chunk before the axis (the usual time-first layout) outer is always 0, and moving
+  // a chunk is adding shift * inner: no division per reference.
+  bool IsTranslation() const { return outer_count == 1; }
+  uint64_t Translation() const { return shift * inner; }
 
   uint64_t Map(uint64_t local) const {
     uint64_t rest = local % inner, above = local / inner;
@@ -29,6 +35,7 @@ AxisShift MakeShift(const ChunkGrid& local, const ChunkGrid& output, size_t axis
   s.local_count = local.counts()[axis];
   s.output_count = output.counts()[axis];
   s.shift = start / output.chunks()[axis];
+  for (size_t d = 0; d < axis; ++d) s.outer_count *= local.counts()[d];
   return s;
 }
 
@@ -83,7 +90,14 @@ void ForEachMoved(const std::vector<const ArrayRefs*>& sources, std::span<const 
     if (!refs || refs->empty() || placement.length[p] == 0) continue;
     AxisShift shift = MakeShift(refs->grid(), grid, axis, placement.start[p]);
     const auto& chunks = refs->chunks();
-    for (size_t i = 0; i < chunks.size(); ++i) fn(p, i, shift.Map(chunks[i]));
+    if (shift.IsTranslation()) {
+      const uint64_t add = shift.Translation(), end = shift.local_count * shift.inner;
+      for (size_t i = 0; i < chunks.size(); ++i) {
+        fn(p, i, chunks[i] < end ? chunks[i] + add : shift.Map(chunks[i]));
+      }
+    } else {
+      for (size_t i = 0; i < chunks.size(); ++i) fn(p, i, shift.Map(chunks[i]));
+    }
   }
 }
 

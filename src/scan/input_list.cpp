@@ -8,6 +8,7 @@
 #include <system_error>
 
 #include "kerchunk/scan/file_scan.h"
+#include "kerchunk/util/parallel.h"
 
 namespace kerchunk {
 namespace {
@@ -37,6 +38,7 @@ bool LooksScannable(const std::string& path) {
 Status ListDirectory(const std::string& dir, std::vector<std::string>& out) {
   std::error_code ec;
   fs::recursive_directory_iterator it(dir, ec), end;
+  std::vector<std::string> candidates;
   if (ec) return IoError("{}: cannot list directory: {}", dir, ec.message());
   for (; it != end; it.increment(ec)) {
     if (ec) return IoError("{}: cannot list directory: {}", dir, ec.message());
@@ -46,10 +48,16 @@ Status ListDirectory(const std::string& dir, std::vector<std::string>& out) {
       continue;
     }
     if (!entry.is_regular_file(ec)) continue;  // follows links to files; skips sockets etc.
-    std::string path = entry.path().string();
-    if (LooksScannable(path)) out.push_back(AbsoluteNormal(path));
+    candidates.push_back(entry.path().string());
   }
   if (ec) return IoError("{}: cannot list directory: {}", dir, ec.message());
+  // Probing is a few system calls per file, and a folder may hold thousands: on every core.
+  std::vector<char> keep(candidates.size());
+  ParallelFor(candidates.size(), ResolveThreads(0),
+              [&](size_t i) { keep[i] = LooksScannable(candidates[i]); });
+  for (size_t i = 0; i < candidates.size(); ++i) {
+    if (keep[i]) out.push_back(AbsoluteNormal(candidates[i]));
+  }
   return OkStatus();
 }
 
