@@ -424,6 +424,14 @@ class Parser {
     ++pos_;  // '"'
     std::string out;
     for (;;) {
+      // Attribute texts are long runs of plain characters: copy each run at once.
+      size_t run = pos_;
+      while (run < s_.size() && s_[run] != '"' && s_[run] != '\\' &&
+             static_cast<unsigned char>(s_[run]) >= 0x20) {
+        ++run;
+      }
+      out.append(s_.data() + pos_, run - pos_);
+      pos_ = run;
       if (pos_ >= s_.size()) return Error("unterminated string");
       char c = s_[pos_++];
       if (c == '"') return out;
