@@ -171,15 +171,22 @@ Result<std::optional<FileScanResult>> ScanNatively(const std::string& path, cons
   return std::optional(std::move(result));
 }
 
+// The native view of the file. Without a readable superblock the bytes are not HDF5; a metadata
+// cache image that fails its checks is reported as such, and no fallback gets it: libhdf5 1.10.8
+// crashes on a corrupt image block.
+Result<hdf5::File> OpenNative(std::span<const std::byte> bytes, const std::string& name) {
+  if (auto superblock = hdf5::ReadSuperblock(bytes); !superblock.ok()) {
+    return DataLossError("{}: not an HDF5 file: {}", name, superblock.status().message());
+  }
+  return hdf5::File::Open(bytes).Annotate(name);
+}
+
 // The scan of a whole HDF5 file: the native reader, with libhdf5 as oracle and fallback.
 Result<FileScanResult> ScanHdf5Bytes(const FileBytes& file, const FileScanOptions& options) {
-  auto native = hdf5::File::Open(file.bytes);
-  if (!native.ok()) {
-    return DataLossError("{}: not an HDF5 file: {}", file.name, native.status().message());
-  }
-  if (options.hdf5_reader == Hdf5Reader::kLibrary) return ScanWithLibrary(file, options, *native);
+  KERCHUNK_ASSIGN_OR_RETURN(hdf5::File native, OpenNative(file.bytes, file.name));
+  if (options.hdf5_reader == Hdf5Reader::kLibrary) return ScanWithLibrary(file, options, native);
   std::string reason;
-  auto attempt = ScanNatively(file.name, file.url, options, *native, reason);
+  auto attempt = ScanNatively(file.name, file.url, options, native, reason);
   if (attempt.ok() && *attempt) return std::move(**attempt);
   const bool only_native = options.hdf5_reader == Hdf5Reader::kNativeOnly;
   if (!attempt.ok()) {
@@ -187,7 +194,7 @@ Result<FileScanResult> ScanHdf5Bytes(const FileBytes& file, const FileScanOption
     // library reads is refused; when it refuses too, the native error (with its byte address)
     // is the one reported.
     if (only_native || attempt.status().code() != StatusCode::kDataLoss) return attempt.status();
-    auto library = ScanWithLibrary(file, options, *native);
+    auto library = ScanWithLibrary(file, options, native);
     if (!library.ok()) return attempt.status();
     reason = fmt::format("the native reader failed: {}", attempt.status().message());
     library->warnings.insert(library->warnings.begin(),
@@ -199,7 +206,7 @@ Result<FileScanResult> ScanHdf5Bytes(const FileBytes& file, const FileScanOption
     return UnsupportedError("{}: the native HDF5 reader cannot translate this file: {}", file.name,
                             reason);
   }
-  KERCHUNK_ASSIGN_OR_RETURN(FileScanResult fallback, ScanWithLibrary(file, options, *native));
+  KERCHUNK_ASSIGN_OR_RETURN(FileScanResult fallback, ScanWithLibrary(file, options, native));
   fallback.warnings.insert(
       fallback.warnings.begin(),
       fmt::format("read with libhdf5: the native HDF5 reader cannot translate it: {}", reason));
@@ -239,13 +246,10 @@ const FormatScanner& Hdf5FormatScanner() {
 
 Result<FileScanResult> ScanHdf5Image(std::span<const std::byte> image, const std::string& name,
                                      const std::string& url, const FileScanOptions& options) {
-  auto native = hdf5::File::Open(image);
-  if (!native.ok()) {
-    return DataLossError("{}: not an HDF5 file: {}", name, native.status().message());
-  }
+  KERCHUNK_ASSIGN_OR_RETURN(hdf5::File native, OpenNative(image, name));
   std::string reason;
   KERCHUNK_ASSIGN_OR_RETURN(std::optional<FileScanResult> result,
-                            ScanNatively(name, url, options, *native, reason));
+                            ScanNatively(name, url, options, native, reason));
   if (result) return std::move(*result);
   return UnsupportedError("{}: the native HDF5 reader cannot translate this file: {}", name,
                           reason);

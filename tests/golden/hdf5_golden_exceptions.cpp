@@ -32,9 +32,6 @@ const std::vector<GoldenException>& GoldenExceptions() {
       {"filters/kerchunk/hdf5_mali_chunk*.h5", "data/*", DiffKind::kMissing, kFilterMask},
       {"filters/kerchunk/hdf5_mini_blosc.h5", "data/*", DiffKind::kMissing, kFilterMask},
       {"filters/kerchunk/hdf5_mini_shuffle_blosc.h5", "data/*", DiffKind::kMissing, kFilterMask},
-      {"index_types/hdf5/h5clear_mdc_image.h5", "DSET/*", DiffKind::kMissing,
-       "object headers kept in a metadata cache image: the native walker cannot read them, so "
-       "the dataset is unsupported (the golden run skips it)"},
       {"index_types/hdf5/h5fc_edge_v3.h5", "DSET_EDGE/*", DiffKind::kMissing,
        "the dataset does not filter partial edge chunks: they are stored raw under a deflate "
        "pipeline with filter mask 0, which kerchunk references as if compressed (zarr fails on "
