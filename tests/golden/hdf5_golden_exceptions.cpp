@@ -37,12 +37,10 @@ const std::vector<GoldenException>& GoldenExceptions() {
        "pipeline with filter mask 0, which kerchunk references as if compressed (zarr fails on "
        "them); we apply OnUnsupported (the golden run skips)"},
       {"index_types/hdf5/h5fc_ext*.h5", "*DSET_EA/0.[23]", DiffKind::kMissing, kEaSwizzle},
-      {"index_types/hdf5/h5fc_ext*.h5", "*DSET_EA/0.1", DiffKind::kMissing,
-       kEaOldLinearisation},
+      {"index_types/hdf5/h5fc_ext*.h5", "*DSET_EA/0.1", DiffKind::kMissing, kEaOldLinearisation},
       {"index_types/hdf5/h5fc_ext*.h5", "*DSET_EA/1.0", DiffKind::kExtra, kEaSwizzle},
       {"index_types/hdf5/h5fc_non_v3.h5", "*DSET_EA/0.[23]", DiffKind::kMissing, kEaSwizzle},
-      {"index_types/hdf5/h5fc_non_v3.h5", "*DSET_EA/0.1", DiffKind::kMissing,
-       kEaOldLinearisation},
+      {"index_types/hdf5/h5fc_non_v3.h5", "*DSET_EA/0.1", DiffKind::kMissing, kEaOldLinearisation},
       {"index_types/hdf5/h5fc_non_v3.h5", "*DSET_EA/1.0", DiffKind::kExtra, kEaSwizzle},
       {"index_types/jhdf/chunked_v4_datasets.hdf5", "filtered_*/string/.zarray", DiffKind::kZarray,
        "variable-length strings are embedded as plain JSON (filters [json2]); kerchunk also "
