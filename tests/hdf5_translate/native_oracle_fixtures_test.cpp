@@ -17,6 +17,7 @@
 
 #include "kerchunk/util/file_io.h"
 #include "native_oracle_check.h"
+#include "support/child_process.h"
 #include "support/hdf5_fixtures.h"
 #include "support/hdf5_structured_fixtures.h"
 #include "support/hdf5_translate_fixtures.h"
@@ -194,7 +195,7 @@ TEST(NativeOracleFixtures, MetadataCacheImage) {
   for (bool latest : {true, false}) {
     auto path = WriteCacheImageFixture(dir.path(), latest);
     ASSERT_TRUE(path.ok()) << path.status().ToString();
-    ExpectAllPoliciesMatch(*path);
+    KERCHUNK_EXPECT_IN_CHILD_PROCESS(ExpectAllPoliciesMatch(*path));
     // Both sides translate (rather than agreeing on a failure), every dataset included.
     FileScanOptions options;
     options.hdf5_reader = Hdf5Reader::kNativeOnly;

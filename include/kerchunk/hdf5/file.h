@@ -26,6 +26,7 @@ class File {
   /// finds them where libhdf5 does; a block that fails its checks is DataLoss (or Unsupported),
   /// never read half. An unreadable superblock extension is ignored here.
   static Result<File> Open(std::span<const std::byte> bytes);
+  /// The bytes exactly as stored, without looking at the superblock extension (no overlay).
   File(std::span<const std::byte> bytes, const Superblock& superblock)
       : bytes_(bytes), superblock_(superblock) {}
 
