@@ -173,7 +173,7 @@ Result<std::optional<FileScanResult>> ScanNatively(const std::string& path, cons
 
 // The native view of the file. Without a readable superblock the bytes are not HDF5; a metadata
 // cache image that fails its checks is reported as such, and no fallback gets it: libhdf5 1.10.8
-// crashes on a corrupt image block.
+// does not verify the block's checksum and would read a corrupt entry as metadata.
 Result<hdf5::File> OpenNative(std::span<const std::byte> bytes, const std::string& name) {
   if (auto superblock = hdf5::ReadSuperblock(bytes); !superblock.ok()) {
     return DataLossError("{}: not an HDF5 file: {}", name, superblock.status().message());
