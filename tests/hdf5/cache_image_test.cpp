@@ -138,17 +138,6 @@ class CacheImageCorruptionTest : public ::testing::Test {
     entries_ = image->entries;
   }
 
-  // File offset of entry `i`'s header inside the block: after the block header (18 bytes with
-  // 8-byte lengths) or after the previous entry's image.
-  uint64_t EntryStart(size_t i) const {
-    uint64_t at = where_.address + 18;
-    for (size_t k = 0; k < i; ++k) {
-      at = static_cast<uint64_t>(entries_[k].image.data() - bytes_.data()) +
-           entries_[k].image.size();
-    }
-    return at;
-  }
-
   // Writes `value` little-endian over `width` bytes at `offset` of a copy and re-seals the
   // block's checksum, so that the changed field is what the reader meets.
   std::vector<std::byte> WithField(uint64_t offset, uint64_t value, unsigned width) const {
@@ -222,8 +211,10 @@ TEST_F(CacheImageCorruptionTest, BlockHeaderFieldsAreChecked) {
 }
 
 TEST_F(CacheImageCorruptionTest, EntryAddressesAndSizesAreChecked) {
-  const uint64_t e0 = EntryStart(0);
-  ASSERT_EQ(e0, where_.address + 18);
+  // Entry 0's header follows the block header (18 bytes with 8-byte lengths); without flush
+  // dependency parents its image follows its 30-byte header.
+  const uint64_t e0 = where_.address + 18;
+  ASSERT_EQ(static_cast<uint64_t>(entries_[0].image.data() - bytes_.data()), e0 + 30);
   const uint64_t address = e0 + 14, size = e0 + 22;
   ExpectRefused(WithField(address, bytes_.size() - 4, 8), StatusCode::kDataLoss,
                 "reach past the end of the file");
