@@ -145,6 +145,12 @@ Result<FileScanResult> ScanWithLibrary(const FileBytes& file, const FileScanOpti
   return result;
 }
 
+// Whether libhdf5 is worth a try where the native reader fails. Not on a file with a metadata
+// cache image: the native reader reads its entries as libhdf5 does, but checks them, while
+// libhdf5 1.10.8 does not verify the image's checksum and cannot close a file whose image holds
+// extensible array entries (the process then crashes at exit).
+bool LibraryMaySucceed(const hdf5::File& native) { return !native.has_metadata_cache_image(); }
+
 // The native translation. Returns nullopt (and the reason) when the file needs libhdf5.
 Result<std::optional<FileScanResult>> ScanNatively(const std::string& path, const std::string& url,
                                                    const FileScanOptions& options,
@@ -161,7 +167,8 @@ Result<std::optional<FileScanResult>> ScanNatively(const std::string& path, cons
     reason = std::move(context.fallback_reason);
     return std::optional<FileScanResult>();
   }
-  if (!status.ok() && status.code() == StatusCode::kUnsupported && !context.policy_error) {
+  if (!status.ok() && status.code() == StatusCode::kUnsupported && !context.policy_error &&
+      LibraryMaySucceed(native)) {
     // A structure this reader does not read (e.g. a filtered fractal heap): libhdf5 may.
     reason = status.message();
     return std::optional<FileScanResult>();
@@ -193,7 +200,10 @@ Result<FileScanResult> ScanHdf5Bytes(const FileBytes& file, const FileScanOption
     // A structure the native reader calls corrupt: libhdf5 gets its chance, so that no file the
     // library reads is refused; when it refuses too, the native error (with its byte address)
     // is the one reported.
-    if (only_native || attempt.status().code() != StatusCode::kDataLoss) return attempt.status();
+    if (only_native || attempt.status().code() != StatusCode::kDataLoss ||
+        !LibraryMaySucceed(native)) {
+      return attempt.status();
+    }
     auto library = ScanWithLibrary(file, options, native);
     if (!library.ok()) return attempt.status();
     reason = fmt::format("the native reader failed: {}", attempt.status().message());

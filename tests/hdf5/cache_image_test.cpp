@@ -17,6 +17,7 @@
 #include "hdf5/oracle_check.h"
 #include "kerchunk/hdf5/object_header.h"
 #include "kerchunk/scan/file_scan.h"
+#include "kerchunk/util/file_io.h"
 #include "support/child_process.h"
 #include "support/hdf5_fixtures.h"
 #include "support/test_env.h"
@@ -246,6 +247,27 @@ TEST_F(CacheImageCorruptionTest, MessageFieldsAreChecked) {
   ExpectRefused(changed(m + 1, bytes_.size(), 8), StatusCode::kDataLoss, "past the end");
   ExpectRefused(changed(m + 1, ~uint64_t{0}, 8), StatusCode::kDataLoss, "undefined");
   ExpectRefused(changed(m + 9, 10, 8), StatusCode::kDataLoss, "cannot hold the header");
+}
+
+// An entry damaged under a valid checksum (as a fuzzer makes them): the native error stands and
+// libhdf5 is not tried, which would read the same entry unchecked and, 1.10.8 on this file,
+// crash the process.
+TEST_F(CacheImageCorruptionTest, DamagedEntryIsNotHandedToLibhdf5) {
+  const auto header = entries_[0].image;
+  ASSERT_EQ(std::string_view(reinterpret_cast<const char*>(header.data()), 4), "EAHD");
+  // The extensible array's super block minimum data pointer count: 4 -> 36.
+  const uint64_t field = static_cast<uint64_t>(header.data() - bytes_.data()) + 10;
+  ASSERT_EQ(std::to_integer<int>(bytes_[field]), 4);
+  const std::vector<std::byte> damaged = WithField(field, 36, 1);
+  const std::string path = (dir_.path() / "damaged.h5").string();
+  ASSERT_TRUE(WriteFileAtomically(
+                  path, std::string(reinterpret_cast<const char*>(damaged.data()), damaged.size()))
+                  .ok());
+  auto scanned = ScanHdf5File(path, "damaged.h5", FileScanOptions{});
+  ASSERT_FALSE(scanned.ok()) << "read with: " << scanned->hdf5_fallback;
+  EXPECT_EQ(scanned.status().code(), StatusCode::kDataLoss);
+  EXPECT_THAT(scanned.status().message(), HasSubstr("extensible array"));
+  EXPECT_EQ(scanned.status().message().find('\n'), std::string::npos);
 }
 
 TEST_F(CacheImageCorruptionTest, ScanErrorIsOneLineNamingTheFile) {
