@@ -213,12 +213,6 @@ Result<DataLayout> DecodeDataLayout(const File& file, const HeaderMessage& messa
 
 Result<DataLayout> ReadDataLayout(const File& file, uint64_t object_header_address) {
   auto message = FindHeaderMessage(file, object_header_address, kDataLayoutMessage);
-  if (!message.ok() && file.has_metadata_cache_image()) {
-    return UnsupportedError(
-        "object header at address {}: unreadable, and the file has a metadata cache image, "
-        "where libhdf5 may keep object headers instead (h5clear --image removes the image): {}",
-        object_header_address, message.status().message());
-  }
   if (!message.ok()) return std::move(message).status();
   return DecodeDataLayout(file, *message);
 }

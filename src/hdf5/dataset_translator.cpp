@@ -129,7 +129,7 @@ Status TranslateStored(TranslationContext& context, hid_t dataset, const std::st
     const bool filtered = !pipeline.filters.as_array().empty() || pipeline.fletcher32;
     auto listed = ListChunks(*context.native, info, grid, filtered, pipeline.fletcher32);
     if (!listed.ok() && listed.status().code() == StatusCode::kUnsupported) {
-      // A structure the native walker does not read (e.g. kept in a metadata cache image).
+      // A layout the native walker does not read (e.g. an unknown layout message version).
       return HandleUnsupported(context, dataset, path, f, listed.status().message());
     }
     KERCHUNK_ASSIGN_OR_RETURN(stored, std::move(listed).Annotate("dataset /{}", path));

@@ -1,17 +1,18 @@
 // File: bounds-checked access to an HDF5 file image by (relative) HDF5 address.
 #include "kerchunk/hdf5/file.h"
 
-#include "kerchunk/hdf5/object_header.h"
+#include "kerchunk/hdf5/cache_image.h"
 
 namespace kerchunk::hdf5 {
 
 Result<File> File::Open(std::span<const std::byte> bytes) {
   KERCHUNK_ASSIGN_OR_RETURN(Superblock sb, ReadSuperblock(bytes));
   File file(bytes, sb);
-  if (sb.extension_address != kUndefinedAddress) {
-    constexpr uint16_t kMetadataCacheImageMessage = 0x0018;
-    auto found = FindHeaderMessage(file, sb.extension_address, kMetadataCacheImageMessage);
-    file.metadata_cache_image_ = found.ok();
+  KERCHUNK_ASSIGN_OR_RETURN(std::optional<std::vector<std::byte>> overlay,
+                            ReadCacheImageOverlay(file));
+  if (overlay) {
+    file.overlay_ = std::make_shared<const std::vector<std::byte>>(std::move(*overlay));
+    file.bytes_ = *file.overlay_;
   }
   return file;
 }

@@ -75,7 +75,4 @@ Result<Handle> OpenImageReadOnly(std::span<const std::byte> image, const std::st
 /// DataLoss when no superblock signature is found or it is truncated.
 Result<std::string> ClearSuperblockStatusFlags(std::span<const std::byte> image);
 
-/// Bob Jenkins' lookup3 hashlittle(), the checksum of HDF5 metadata (initval 0).
-uint32_t JenkinsLookup3(std::span<const std::byte> data, uint32_t initval = 0);
-
 }  // namespace kerchunk::hdf5

@@ -214,10 +214,6 @@ Status TranslateStored(NativeContext& context, const DataObject& o, const std::s
   KERCHUNK_ASSIGN_OR_RETURN(ChunkGrid grid, meta.Grid());
   StoredChunks stored;
   if (chunked) {
-    if (context.file->has_metadata_cache_image()) {
-      context.fallback_reason = "the file carries a metadata cache image";
-      return OkStatus();
-    }
     ChunkedDatasetInfo info{o.address, f.space.dims, f.space.max_dims};
     const bool filtered = !pipeline.filters.as_array().empty() || pipeline.fletcher32;
     auto listed = ListChunks(*context.file, info, grid, filtered, pipeline.fletcher32);
@@ -291,11 +287,6 @@ Status NoteUnlimitedDimension(NativeContext& context, const DataObject& o,
 
 Status TranslateFileNative(NativeContext& context) {
   const File& file = *context.file;
-  if (file.has_metadata_cache_image()) {
-    // Object headers may then live only inside the image, which this reader does not decode.
-    context.fallback_reason = "the file carries a metadata cache image";
-    return OkStatus();
-  }
   // libhdf5 refuses a file shorter than the end-of-file address its superblock records; so does
   // this reader, rather than translating a file whose tail (data, often) is missing.
   const uint64_t stored_eof = file.superblock().end_of_file_address;

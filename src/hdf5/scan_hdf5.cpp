@@ -145,6 +145,12 @@ Result<FileScanResult> ScanWithLibrary(const FileBytes& file, const FileScanOpti
   return result;
 }
 
+// Whether libhdf5 is worth a try where the native reader fails. Not on a file with a metadata
+// cache image: the native reader reads its entries as libhdf5 does, but checks them, while
+// libhdf5 1.10.8 does not verify the image's checksum and cannot close a file whose image holds
+// extensible array entries (the process then crashes at exit).
+bool LibraryMaySucceed(const hdf5::File& native) { return !native.has_metadata_cache_image(); }
+
 // The native translation. Returns nullopt (and the reason) when the file needs libhdf5.
 Result<std::optional<FileScanResult>> ScanNatively(const std::string& path, const std::string& url,
                                                    const FileScanOptions& options,
@@ -161,7 +167,8 @@ Result<std::optional<FileScanResult>> ScanNatively(const std::string& path, cons
     reason = std::move(context.fallback_reason);
     return std::optional<FileScanResult>();
   }
-  if (!status.ok() && status.code() == StatusCode::kUnsupported && !context.policy_error) {
+  if (!status.ok() && status.code() == StatusCode::kUnsupported && !context.policy_error &&
+      LibraryMaySucceed(native)) {
     // A structure this reader does not read (e.g. a filtered fractal heap): libhdf5 may.
     reason = status.message();
     return std::optional<FileScanResult>();
@@ -171,23 +178,33 @@ Result<std::optional<FileScanResult>> ScanNatively(const std::string& path, cons
   return std::optional(std::move(result));
 }
 
+// The native view of the file. Without a readable superblock the bytes are not HDF5; a metadata
+// cache image that fails its checks is reported as such, and no fallback gets it: libhdf5 1.10.8
+// does not verify the block's checksum and would read a corrupt entry as metadata.
+Result<hdf5::File> OpenNative(std::span<const std::byte> bytes, const std::string& name) {
+  if (auto superblock = hdf5::ReadSuperblock(bytes); !superblock.ok()) {
+    return DataLossError("{}: not an HDF5 file: {}", name, superblock.status().message());
+  }
+  return hdf5::File::Open(bytes).Annotate(name);
+}
+
 // The scan of a whole HDF5 file: the native reader, with libhdf5 as oracle and fallback.
 Result<FileScanResult> ScanHdf5Bytes(const FileBytes& file, const FileScanOptions& options) {
-  auto native = hdf5::File::Open(file.bytes);
-  if (!native.ok()) {
-    return DataLossError("{}: not an HDF5 file: {}", file.name, native.status().message());
-  }
-  if (options.hdf5_reader == Hdf5Reader::kLibrary) return ScanWithLibrary(file, options, *native);
+  KERCHUNK_ASSIGN_OR_RETURN(hdf5::File native, OpenNative(file.bytes, file.name));
+  if (options.hdf5_reader == Hdf5Reader::kLibrary) return ScanWithLibrary(file, options, native);
   std::string reason;
-  auto attempt = ScanNatively(file.name, file.url, options, *native, reason);
+  auto attempt = ScanNatively(file.name, file.url, options, native, reason);
   if (attempt.ok() && *attempt) return std::move(**attempt);
   const bool only_native = options.hdf5_reader == Hdf5Reader::kNativeOnly;
   if (!attempt.ok()) {
     // A structure the native reader calls corrupt: libhdf5 gets its chance, so that no file the
     // library reads is refused; when it refuses too, the native error (with its byte address)
     // is the one reported.
-    if (only_native || attempt.status().code() != StatusCode::kDataLoss) return attempt.status();
-    auto library = ScanWithLibrary(file, options, *native);
+    if (only_native || attempt.status().code() != StatusCode::kDataLoss ||
+        !LibraryMaySucceed(native)) {
+      return attempt.status();
+    }
+    auto library = ScanWithLibrary(file, options, native);
     if (!library.ok()) return attempt.status();
     reason = fmt::format("the native reader failed: {}", attempt.status().message());
     library->warnings.insert(library->warnings.begin(),
@@ -199,7 +216,7 @@ Result<FileScanResult> ScanHdf5Bytes(const FileBytes& file, const FileScanOption
     return UnsupportedError("{}: the native HDF5 reader cannot translate this file: {}", file.name,
                             reason);
   }
-  KERCHUNK_ASSIGN_OR_RETURN(FileScanResult fallback, ScanWithLibrary(file, options, *native));
+  KERCHUNK_ASSIGN_OR_RETURN(FileScanResult fallback, ScanWithLibrary(file, options, native));
   fallback.warnings.insert(
       fallback.warnings.begin(),
       fmt::format("read with libhdf5: the native HDF5 reader cannot translate it: {}", reason));
@@ -239,13 +256,10 @@ const FormatScanner& Hdf5FormatScanner() {
 
 Result<FileScanResult> ScanHdf5Image(std::span<const std::byte> image, const std::string& name,
                                      const std::string& url, const FileScanOptions& options) {
-  auto native = hdf5::File::Open(image);
-  if (!native.ok()) {
-    return DataLossError("{}: not an HDF5 file: {}", name, native.status().message());
-  }
+  KERCHUNK_ASSIGN_OR_RETURN(hdf5::File native, OpenNative(image, name));
   std::string reason;
   KERCHUNK_ASSIGN_OR_RETURN(std::optional<FileScanResult> result,
-                            ScanNatively(name, url, options, *native, reason));
+                            ScanNatively(name, url, options, native, reason));
   if (result) return std::move(*result);
   return UnsupportedError("{}: the native HDF5 reader cannot translate this file: {}", name,
                           reason);

@@ -32,20 +32,15 @@ const std::vector<GoldenException>& GoldenExceptions() {
       {"filters/kerchunk/hdf5_mali_chunk*.h5", "data/*", DiffKind::kMissing, kFilterMask},
       {"filters/kerchunk/hdf5_mini_blosc.h5", "data/*", DiffKind::kMissing, kFilterMask},
       {"filters/kerchunk/hdf5_mini_shuffle_blosc.h5", "data/*", DiffKind::kMissing, kFilterMask},
-      {"index_types/hdf5/h5clear_mdc_image.h5", "DSET/*", DiffKind::kMissing,
-       "object headers kept in a metadata cache image: the native walker cannot read them, so "
-       "the dataset is unsupported (the golden run skips it)"},
       {"index_types/hdf5/h5fc_edge_v3.h5", "DSET_EDGE/*", DiffKind::kMissing,
        "the dataset does not filter partial edge chunks: they are stored raw under a deflate "
        "pipeline with filter mask 0, which kerchunk references as if compressed (zarr fails on "
        "them); we apply OnUnsupported (the golden run skips)"},
       {"index_types/hdf5/h5fc_ext*.h5", "*DSET_EA/0.[23]", DiffKind::kMissing, kEaSwizzle},
-      {"index_types/hdf5/h5fc_ext*.h5", "*DSET_EA/0.1", DiffKind::kMissing,
-       kEaOldLinearisation},
+      {"index_types/hdf5/h5fc_ext*.h5", "*DSET_EA/0.1", DiffKind::kMissing, kEaOldLinearisation},
       {"index_types/hdf5/h5fc_ext*.h5", "*DSET_EA/1.0", DiffKind::kExtra, kEaSwizzle},
       {"index_types/hdf5/h5fc_non_v3.h5", "*DSET_EA/0.[23]", DiffKind::kMissing, kEaSwizzle},
-      {"index_types/hdf5/h5fc_non_v3.h5", "*DSET_EA/0.1", DiffKind::kMissing,
-       kEaOldLinearisation},
+      {"index_types/hdf5/h5fc_non_v3.h5", "*DSET_EA/0.1", DiffKind::kMissing, kEaOldLinearisation},
       {"index_types/hdf5/h5fc_non_v3.h5", "*DSET_EA/1.0", DiffKind::kExtra, kEaSwizzle},
       {"index_types/jhdf/chunked_v4_datasets.hdf5", "filtered_*/string/.zarray", DiffKind::kZarray,
        "variable-length strings are embedded as plain JSON (filters [json2]); kerchunk also "

@@ -18,26 +18,13 @@ inline std::string KerchunkText(const ReferenceSet& refs) {
   return out;
 }
 
-/// Files the native reader hands to libhdf5 on purpose, with the reason it gives. The test
-/// requires each to still fall back (so the list shrinks as the reader grows) and every other
-/// file to translate natively.
-inline bool IsKnownFallback(const std::string& url) {
-  // Object headers kept only inside a metadata cache image, which the reader does not decode.
-  return url == "data/index_types/hdf5/h5clear_mdc_image.h5";
-}
-
 inline void ExpectNativeMatchesLibrary(const std::string& path, const std::string& url,
                                        FileScanOptions options) {
   options.hdf5_reader = Hdf5Reader::kLibrary;
   auto library = ScanHdf5File(path, url, options);
-  options.hdf5_reader = IsKnownFallback(url) ? Hdf5Reader::kNative : Hdf5Reader::kNativeOnly;
+  // Every file the library reads, the native reader must read alone (no fallback).
+  options.hdf5_reader = Hdf5Reader::kNativeOnly;
   auto native = ScanHdf5File(path, url, options);
-  if (IsKnownFallback(url) && native.ok()) {
-    EXPECT_NE(native->hdf5_fallback, "") << "translated natively: remove it from the list";
-    native->hdf5_fallback.clear();
-    // The fallback says so first among the warnings.
-    if (!native->warnings.empty()) native->warnings.erase(native->warnings.begin());
-  }
   if (!library.ok()) {
     EXPECT_FALSE(native.ok()) << "libhdf5: " << library.status().ToString()
                               << "\nnative translated the file";

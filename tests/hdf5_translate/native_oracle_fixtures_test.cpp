@@ -1,6 +1,7 @@
 // The native HDF5 translator against the libhdf5-based one (the oracle) on generated files:
-// the translation fixture, every chunk-index fixture, a NetCDF-4 series, the samples in
-// data/samples, and files written here for the storages the other fixtures do not reach:
+// the translation fixture, every chunk-index fixture, the metadata cache image fixtures, a
+// NetCDF-4 series, the samples in data/samples, and files written here for the storages the
+// other fixtures do not reach:
 // dense attributes and links (fractal heap + v2 B-tree name index, huge heap objects), links
 // ordered by creation, shared messages (committed datatypes, the SOHM table), soft, external and
 // repeated hard links, chunked deflated variable-length strings with a fill value, enums.
@@ -16,6 +17,7 @@
 
 #include "kerchunk/util/file_io.h"
 #include "native_oracle_check.h"
+#include "support/child_process.h"
 #include "support/hdf5_fixtures.h"
 #include "support/hdf5_structured_fixtures.h"
 #include "support/hdf5_translate_fixtures.h"
@@ -186,6 +188,24 @@ TEST(NativeOracleFixtures, EveryChunkIndexFixture) {
   for (const std::string& p : *paths) ExpectAllPoliciesMatch(p);
 }
 
+// Files closed with a metadata cache image: libhdf5 keeps every object header, index node and
+// heap only in the image block, which the native reader overlays at their addresses.
+TEST(NativeOracleFixtures, MetadataCacheImage) {
+  TempDir dir;
+  for (bool latest : {true, false}) {
+    auto path = WriteCacheImageFixture(dir.path(), latest);
+    ASSERT_TRUE(path.ok()) << path.status().ToString();
+    KERCHUNK_EXPECT_IN_CHILD_PROCESS(ExpectAllPoliciesMatch(*path));
+    // Both sides translate (rather than agreeing on a failure), every dataset included.
+    FileScanOptions options;
+    options.hdf5_reader = Hdf5Reader::kNativeOnly;
+    auto native = ScanHdf5File(*path, "file.h5", options);
+    ASSERT_TRUE(native.ok()) << native.status().ToString();
+    EXPECT_GT(native->refs.ChunkCount(), 700u);
+    EXPECT_EQ(native->warnings, std::vector<std::string>{});
+  }
+}
+
 TEST(NativeOracleFixtures, NetCdf4Series) {
   TempDir dir;
   SeriesSpec spec;
@@ -270,6 +290,14 @@ TEST(NativeScanBadInput, FlippedCompoundTypesFailCleanly) {
   ExpectFlipsAndCutsFailCleanly(*path);
 }
 
+// The same where the metadata lives in a metadata cache image block.
+TEST(NativeScanBadInput, FlippedCacheImageFailsCleanly) {
+  TempDir dir;
+  auto path = WriteCacheImageFixture(dir.path(), /*latest=*/true);
+  ASSERT_TRUE(path.ok()) << path.status().ToString();
+  ExpectFlipsAndCutsFailCleanly(*path);
+}
+
 // Writes the seeds of the hdf5_scan fuzz target (tests/fuzz/corpus/hdf5_scan):
 //   KERCHUNK_FUZZ_SEED_DIR=tests/fuzz/corpus/hdf5_scan
 //     build/tests/hdf5_translate/hdf5_native_oracle_fixtures_test
@@ -288,7 +316,8 @@ TEST(NativeOracleFixtures, DISABLED_WriteSeeds) {
   auto structured = WriteStructuredFixture(dir.path());
   ASSERT_TRUE(structured.ok());
   paths.push_back(*structured);
-  for (const char* type : {"btree1", "single", "implicit", "farray", "earray", "btree2"}) {
+  for (const char* type :
+       {"btree1", "single", "implicit", "farray", "earray", "btree2", "cache_image"}) {
     const auto sub = dir.path() / type;
     std::filesystem::create_directories(sub);
     auto index = WriteSmallIndexFixture(sub, type);

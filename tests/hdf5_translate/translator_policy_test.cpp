@@ -7,6 +7,7 @@
 #include <chrono>
 #include <fstream>
 
+#include "hdf5/checksum.h"
 #include "hdf5/h5_library.h"
 #include "hdf5_translate/translator_fixture.h"
 #include "kerchunk/util/file_io.h"

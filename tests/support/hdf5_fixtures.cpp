@@ -92,19 +92,85 @@ std::function<bool(uint64_t)> EveryNth(uint64_t n, uint64_t skip) {
 
 constexpr hsize_t U = H5S_UNLIMITED;
 
+Status IntAttribute(hid_t object, const std::string& name, int value) {
+  KERCHUNK_ASSIGN_OR_RETURN(Handle space, Check(H5Screate(H5S_SCALAR), "scalar"));
+  KERCHUNK_ASSIGN_OR_RETURN(Handle attr, Check(H5Acreate2(object, name.c_str(), H5T_STD_I32LE,
+                                                          space.get(), H5P_DEFAULT, H5P_DEFAULT),
+                                               "attribute " + name));
+  return Check(H5Awrite(attr.get(), H5T_NATIVE_INT, &value), "write attribute " + name);
+}
+
+// A small fully written dataset of int16 values 0, 1, 2, ... with the given layout.
+Status SmallDataset(hid_t file, const char* name, H5D_layout_t layout) {
+  KERCHUNK_ASSIGN_OR_RETURN(Handle dcpl, Check(H5Pcreate(H5P_DATASET_CREATE), "dcpl"));
+  KERCHUNK_RETURN_IF_ERROR(Check(H5Pset_layout(dcpl.get(), layout), "layout"));
+  const hsize_t dims[2] = {3, 4};
+  KERCHUNK_ASSIGN_OR_RETURN(Handle space, Check(H5Screate_simple(2, dims, nullptr), "space"));
+  KERCHUNK_ASSIGN_OR_RETURN(Handle dset, Check(H5Dcreate2(file, name, H5T_STD_I16LE, space.get(),
+                                                          H5P_DEFAULT, dcpl.get(), H5P_DEFAULT),
+                                               name));
+  const int16_t values[12] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11};
+  return Check(H5Dwrite(dset.get(), H5T_NATIVE_INT16, H5S_ALL, H5S_ALL, H5P_DEFAULT, values), name);
+}
+
+Status VlenStrings(hid_t file, const char* name) {
+  KERCHUNK_ASSIGN_OR_RETURN(Handle type, Check(H5Tcopy(H5T_C_S1), "string type"));
+  KERCHUNK_RETURN_IF_ERROR(Check(H5Tset_size(type.get(), H5T_VARIABLE), "vlen"));
+  const hsize_t dims[1] = {3};
+  KERCHUNK_ASSIGN_OR_RETURN(Handle space, Check(H5Screate_simple(1, dims, nullptr), "space"));
+  KERCHUNK_ASSIGN_OR_RETURN(Handle dset, Check(H5Dcreate2(file, name, type.get(), space.get(),
+                                                          H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
+                                               name));
+  const char* values[3] = {"alpha", "", "gamma delta"};
+  return Check(H5Dwrite(dset.get(), type.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, values), name);
+}
+
+// Groups, attributes and non-chunked datasets around the cache image fixture's chunked ones;
+// more than 8 attributes or links become dense storage in the latest format.
+Status CacheImageExtras(hid_t file, bool latest) {
+  KERCHUNK_ASSIGN_OR_RETURN(Handle g, Check(H5Gopen2(file, "/g", H5P_DEFAULT), "/g"));
+  for (int i = 0; i < 12; ++i) {
+    KERCHUNK_RETURN_IF_ERROR(IntAttribute(g.get(), fmt::format("attr_{:02}", i), i * 3 - 7));
+  }
+  KERCHUNK_RETURN_IF_ERROR(IntAttribute(file, "root_attribute", 42));
+  KERCHUNK_ASSIGN_OR_RETURN(
+      Handle many, Check(H5Gcreate2(file, "/many", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), "many"));
+  for (int i = 0; i < 12; ++i) {
+    const std::string name = fmt::format("/many/sub_{:02}", i);
+    KERCHUNK_ASSIGN_OR_RETURN(
+        Handle sub,
+        Check(H5Gcreate2(file, name.c_str(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), name));
+    KERCHUNK_RETURN_IF_ERROR(IntAttribute(sub.get(), "index", i));
+  }
+  KERCHUNK_RETURN_IF_ERROR(SmallDataset(file, "/contiguous", H5D_CONTIGUOUS));
+  KERCHUNK_RETURN_IF_ERROR(SmallDataset(file, latest ? "/compact" : "/g/h/compact", H5D_COMPACT));
+  return VlenStrings(file, latest ? "/g/strings" : "/g/h/strings");
+}
+
 }  // namespace
 
 Status WriteHdf5File(const std::string& path, const std::vector<ChunkedDatasetSpec>& datasets,
-                     bool latest_format, hsize_t user_block) {
+                     const Hdf5FileOptions& options) {
   hdf5::SilenceLibraryErrors();
   KERCHUNK_ASSIGN_OR_RETURN(Handle fapl, Check(H5Pcreate(H5P_FILE_ACCESS), "fapl"));
-  if (latest_format) {
+  if (options.latest_format) {
     KERCHUNK_RETURN_IF_ERROR(
         Check(H5Pset_libver_bounds(fapl.get(), H5F_LIBVER_LATEST, H5F_LIBVER_LATEST), "libver"));
   }
+  if (options.cache_image) {
+    H5AC_cache_image_config_t image{H5AC__CURR_CACHE_IMAGE_CONFIG_VERSION, true, false,
+                                    H5AC__CACHE_IMAGE__ENTRY_AGEOUT__NONE};
+    KERCHUNK_RETURN_IF_ERROR(
+        Check(H5Pset_mdc_image_config(fapl.get(), &image), "metadata cache image"));
+  }
   KERCHUNK_ASSIGN_OR_RETURN(Handle fcpl, Check(H5Pcreate(H5P_FILE_CREATE), "fcpl"));
-  if (user_block) {
-    KERCHUNK_RETURN_IF_ERROR(Check(H5Pset_userblock(fcpl.get(), user_block), "user block"));
+  if (options.user_block) {
+    KERCHUNK_RETURN_IF_ERROR(Check(H5Pset_userblock(fcpl.get(), options.user_block), "user block"));
+  }
+  if (options.shared_attributes) {
+    KERCHUNK_RETURN_IF_ERROR(Check(H5Pset_shared_mesg_nindexes(fcpl.get(), 1), "SOHM indexes"));
+    KERCHUNK_RETURN_IF_ERROR(
+        Check(H5Pset_shared_mesg_index(fcpl.get(), 0, H5O_SHMESG_ATTR_FLAG, 1), "SOHM index"));
   }
   KERCHUNK_ASSIGN_OR_RETURN(
       Handle file, Check(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, fcpl.get(), fapl.get()), path));
@@ -112,7 +178,14 @@ Status WriteHdf5File(const std::string& path, const std::vector<ChunkedDatasetSp
     KERCHUNK_ASSIGN_OR_RETURN(Handle dset, CreateDataset(file.get(), spec));
     KERCHUNK_RETURN_IF_ERROR(WriteChunks(dset.get(), spec).Annotate(path));
   }
+  if (options.extra) KERCHUNK_RETURN_IF_ERROR(options.extra(file.get()).Annotate(path));
   return OkStatus();
+}
+
+Status WriteHdf5File(const std::string& path, const std::vector<ChunkedDatasetSpec>& datasets,
+                     bool latest_format, hsize_t user_block) {
+  return WriteHdf5File(path, datasets,
+                       Hdf5FileOptions{.latest_format = latest_format, .user_block = user_block});
 }
 
 Result<std::string> WriteBTreeV1Fixture(const std::filesystem::path& dir) {
@@ -271,6 +344,48 @@ Result<std::string> WriteUserBlockFixture(const std::filesystem::path& dir) {
   return path;
 }
 
+Result<std::string> WriteCacheImageFixture(const std::filesystem::path& dir, bool latest) {
+  const std::string path =
+      (dir / (latest ? "cache_image_latest.h5" : "cache_image_v1.h5")).string();
+  std::vector<ChunkedDatasetSpec> d;
+  if (latest) {
+    d.push_back({.name = "/single", .dims = {6, 5}, .chunk = {6, 5}});
+    d.push_back(
+        {.name = "/g/implicit", .dims = {20, 9}, .chunk = {6, 4}, .early_allocation = true});
+    d.push_back({.name = "/g/fa",
+                 .dims = {40, 30},
+                 .chunk = {7, 6},
+                 .deflate = true,
+                 .write_chunk = EveryNth(5, 3)});
+    d.push_back({.name = "/g/ea",
+                 .dims = {1500},
+                 .max_dims = {U},
+                 .chunk = {1},
+                 .file_type = H5T_STD_U8LE,
+                 .write_chunk = EveryNth(7, 6)});
+    d.push_back({.name = "/bt2",
+                 .dims = {20, 20},
+                 .max_dims = {U, U},
+                 .chunk = {2, 3},
+                 .file_type = H5T_STD_U8LE});
+  } else {
+    d.push_back({.name = "/g/bt1_deep", .dims = {3000}, .chunk = {4}, .file_type = H5T_STD_U8LE});
+    d.push_back({.name = "/g/h/bt1_2d",
+                 .dims = {30, 20},
+                 .chunk = {4, 6},
+                 .shuffle = true,
+                 .deflate = true,
+                 .write_chunk = EveryNth(4, 1)});
+  }
+  Hdf5FileOptions options{.latest_format = latest,
+                          .user_block = latest ? 0u : 512u,
+                          .cache_image = true,
+                          .shared_attributes = !latest,
+                          .extra = [latest](hid_t file) { return CacheImageExtras(file, latest); }};
+  KERCHUNK_RETURN_IF_ERROR(WriteHdf5File(path, d, options));
+  return path;
+}
+
 Result<std::vector<std::string>> WriteAllIndexFixtures(const std::filesystem::path& dir) {
   std::vector<std::string> paths;
   for (auto* write : {&WriteBTreeV1Fixture, &WriteSingleChunkFixture, &WriteImplicitFixture,
@@ -318,6 +433,11 @@ Result<std::string> WriteSmallIndexFixture(const std::filesystem::path& dir,
     s.chunk = {1};
     s.file_type = H5T_STD_U8LE;
     s.write_chunk = EveryNth(3, 1);
+  } else if (index_type == "cache_image") {
+    s.dims = {40};
+    s.max_dims = {U};
+    s.chunk = {4};
+    s.file_type = H5T_STD_U8LE;
   } else if (index_type == "btree2") {
     s.dims = {30, 20};
     s.max_dims = {U, U};
@@ -328,7 +448,9 @@ Result<std::string> WriteSmallIndexFixture(const std::filesystem::path& dir,
     return InvalidArgumentError("unknown index type \"{}\"", index_type);
   }
   std::string path = (dir / ("small_" + index_type + ".h5")).string();
-  KERCHUNK_RETURN_IF_ERROR(WriteHdf5File(path, {s}, latest));
+  KERCHUNK_RETURN_IF_ERROR(WriteHdf5File(
+      path, {s},
+      Hdf5FileOptions{.latest_format = latest, .cache_image = index_type == "cache_image"}));
   return path;
 }
 

@@ -39,6 +39,24 @@ struct ChunkedDatasetSpec {
   std::function<bool(uint64_t chunk_index)> write_chunk;
 };
 
+/// How WriteHdf5File creates a file.
+struct Hdf5FileOptions {
+  bool latest_format = false;  ///< H5Pset_libver_bounds(LATEST, LATEST); else the defaults
+  hsize_t user_block = 0;
+  /// Close with a metadata cache image (H5Pset_mdc_image_config): libhdf5 1.10.8 then writes
+  /// the metadata in its cache (object headers, index nodes, heaps) only into the image block,
+  /// not at their addresses. It needs a superblock extension (version 2 or later).
+  bool cache_image = false;
+  /// Attributes stored in a shared-message table (which also makes the superblock version 2
+  /// with the default bounds).
+  bool shared_attributes = false;
+  /// Called with the open file after the datasets are written (more objects).
+  std::function<Status(hid_t file)> extra;
+};
+
+/// Creates `path` with the datasets.
+Status WriteHdf5File(const std::string& path, const std::vector<ChunkedDatasetSpec>& datasets,
+                     const Hdf5FileOptions& options);
 /// Creates `path` (latest or default format bounds, optional user block) with the datasets.
 Status WriteHdf5File(const std::string& path, const std::vector<ChunkedDatasetSpec>& datasets,
                      bool latest_format, hsize_t user_block = 0);
@@ -78,12 +96,25 @@ Result<std::string> WriteBTreeV2Fixture(const std::filesystem::path& dir);
 /// every HDF5 address is relative to base address 512.
 Result<std::string> WriteUserBlockFixture(const std::filesystem::path& dir);
 
-/// All of the above, in this order.
+/// Files closed with a metadata cache image, whose metadata libhdf5 keeps only in the image.
+/// latest ("cache_image_latest.h5", latest format): "/single" (single chunk), "/g/implicit",
+/// "/g/fa" (fixed array, deflate), "/g/ea" (extensible array with super blocks), "/bt2"
+/// (version 2 B-tree), "/contiguous", "/compact", "/g/strings" (vlen strings, global heap);
+/// group "/g" with 12 attributes (dense: fractal heap and v2 B-tree name index) and "/many"
+/// with 12 links (dense links). Otherwise ("cache_image_v1.h5", default format with a
+/// shared-message table, so superblock 2, and a 512-byte user block): symbol-table groups
+/// (local heaps, symbol table nodes) "/g", "/g/h" and "/many", version 1 B-tree chunk indexes
+/// "/g/bt1_deep" (two levels) and "/g/h/bt1_2d", attributes shared in the table (fractal heap),
+/// "/contiguous", "/g/h/compact", "/g/h/strings". libhdf5 writes none of the image's entries
+/// at their addresses in either file.
+Result<std::string> WriteCacheImageFixture(const std::filesystem::path& dir, bool latest);
+
+/// All of the above but the cache image fixtures, in this order.
 Result<std::vector<std::string>> WriteAllIndexFixtures(const std::filesystem::path& dir);
 
 /// Small files (a few KB) with one dataset "/data" of the named index type ("btree1", "single",
-/// "implicit", "farray", "farray_paged", "earray", "btree2"), for fuzz seeds and corruption
-/// tests.
+/// "implicit", "farray", "farray_paged", "earray", "btree2"; "cache_image": an extensible array
+/// in a file closed with a metadata cache image), for fuzz seeds and corruption tests.
 Result<std::string> WriteSmallIndexFixture(const std::filesystem::path& dir,
                                            const std::string& index_type);
 

@@ -103,7 +103,6 @@ Result<DataLayout> DecodeDataLayout(const File& file, const HeaderMessage& messa
 
 /// Finds and decodes the Data Layout message of the object header at HDF5 address
 /// `object_header_address` (H5Oget_info's `addr`, which is relative to the base address).
-/// Unsupported when the header is unreadable in a file with a metadata cache image.
 Result<DataLayout> ReadDataLayout(const File& file, uint64_t object_header_address);
 
 }  // namespace kerchunk::hdf5

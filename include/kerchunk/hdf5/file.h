@@ -5,8 +5,10 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <string_view>
+#include <vector>
 
 #include "kerchunk/hdf5/superblock.h"
 #include "kerchunk/util/byte_reader.h"
@@ -15,12 +17,16 @@
 namespace kerchunk::hdf5 {
 
 /// A read-only view of a whole HDF5 file (typically MappedFile::bytes()). Cheap to copy; the
-/// bytes must outlive it and every reader it hands out.
+/// bytes must outlive it, and the File (or a copy) must outlive every reader it hands out.
 class File {
  public:
-  /// Parses the superblock of `bytes` (see ReadSuperblock) and notes whether the superblock
-  /// extension holds a metadata cache image (an unreadable extension is ignored here).
+  /// Parses the superblock of `bytes` (see ReadSuperblock). When the superblock extension holds
+  /// a metadata cache image, the File serves a private copy of the bytes with the image's
+  /// entries written at their addresses (ReadCacheImageOverlay), so that every structure reader
+  /// finds them where libhdf5 does; a block that fails its checks is DataLoss (or Unsupported),
+  /// never read half. An unreadable superblock extension is ignored here.
   static Result<File> Open(std::span<const std::byte> bytes);
+  /// The bytes exactly as stored, without looking at the superblock extension (no overlay).
   File(std::span<const std::byte> bytes, const Superblock& superblock)
       : bytes_(bytes), superblock_(superblock) {}
 
@@ -28,10 +34,9 @@ class File {
   std::span<const std::byte> bytes() const { return bytes_; }
   unsigned offset_size() const { return superblock_.size_of_offsets; }
   unsigned length_size() const { return superblock_.size_of_lengths; }
-  /// True when the file was closed with a metadata cache image (superblock extension message
-  /// 0x0018): libhdf5 then may keep object headers only inside the image, not at their
-  /// addresses, and this reader does not decode the image.
-  bool has_metadata_cache_image() const { return metadata_cache_image_; }
+  /// True when the file carries a metadata cache image (superblock extension message 0x0018):
+  /// bytes() is then the overlay described at Open, as large as the file.
+  bool has_metadata_cache_image() const { return overlay_ != nullptr; }
 
   /// File offset of a (relative) HDF5 address: address + base address. DataLoss on overflow or
   /// for the undefined address. Does not check the result against the file size.
@@ -55,7 +60,8 @@ class File {
  private:
   std::span<const std::byte> bytes_;
   Superblock superblock_;
-  bool metadata_cache_image_ = false;
+  // Owns bytes_ when the file carries a metadata cache image; shared by copies of the File.
+  std::shared_ptr<const std::vector<std::byte>> overlay_;
 };
 
 }  // namespace kerchunk::hdf5
