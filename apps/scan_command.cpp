@@ -189,7 +189,9 @@ std::function<int()> SetUpScan(CLI::App& app) {
   app.add_option("--shard", state->shard,
                  "Scan only shard K of N (K = 0..N-1) of the sorted list, for `kerchunk combine`")
       ->option_text("K/N");
-  app.add_option("-j,--jobs", o.threads, "Files scanned at once (default: hardware threads, and at least 16 when inputs are remote)")
+  app.add_option("-j,--jobs", o.threads,
+                 "Files scanned at once (default: hardware threads, and at least 16 when inputs "
+                 "are remote)")
       ->check(ThreadCount())
       ->option_text("N");
   app.add_option("--url-prefix", o.url_prefix,
