@@ -152,7 +152,6 @@ Status TranslateEmbedded(NativeContext& context, const DataObject& o, const std:
   std::vector<json::Value> values;
   // Every element becomes JSON in memory; a count no real file embeds is refused up front
   // (a hostile dataspace must not exhaust memory).
-  constexpr uint64_t kMaxEmbeddedElements = uint64_t{1} << 26;
   if (f.count > kMaxEmbeddedElements) {
     context.policy_error = true;
     return UnsupportedError("{} variable-length elements: more than the {} this scan embeds",

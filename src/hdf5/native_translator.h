@@ -22,6 +22,12 @@
 namespace kerchunk::hdf5::internal {
 
 /// What every object translation of one file shares.
+/// Variable-length datasets are embedded as JSON values, every element in memory at once: at
+/// most this many elements (4 M strings already make an index of hundreds of MB) and this many
+/// bytes of element descriptors. A hostile dataspace or element size is refused up front.
+inline constexpr uint64_t kMaxEmbeddedElements = uint64_t{1} << 22;
+inline constexpr uint64_t kMaxEmbeddedRawBytes = uint64_t{1} << 26;
+
 struct NativeContext {
   std::string file_name;
   const FileScanOptions* options = nullptr;

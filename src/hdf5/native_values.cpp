@@ -53,28 +53,36 @@ Result<std::string> RawElements(NativeContext& context, const DataObject& o, con
   const std::vector<uint64_t>& dims = space.dims;
   const File& file = *context.file;
   KERCHUNK_ASSIGN_OR_RETURN(DataLayout layout, DecodeDataLayout(file, *o.layout));
-  uint64_t count = 1;
-  for (uint64_t d : dims) count *= d;
-  const uint64_t total = count * type.size;
-  std::string raw(total, '\0');
+  KERCHUNK_ASSIGN_OR_RETURN(uint64_t count, space.ElementCount());
+  // The elements are read into memory whole (each then becomes a JSON value): a hostile
+  // dataspace or element size must be refused before that, not exhaust memory (a fuzzed file
+  // asked for 12 GB).
+  const auto total = CheckedMul(count, type.size);
+  if (!total || *total > kMaxEmbeddedRawBytes) {
+    context.policy_error = true;
+    return UnsupportedError(
+        "{} variable-length elements of {} bytes: more than the {} bytes this scan embeds", count,
+        type.size, kMaxEmbeddedRawBytes);
+  }
+  std::string raw(*total, '\0');
   if (fill.size() == type.size) {
     for (uint64_t i = 0; i < count; ++i) raw.replace(i * type.size, type.size, fill);
   }
   auto copy = [&](std::span<const std::byte> from) {
-    std::memcpy(raw.data(), from.data(), std::min<uint64_t>(from.size(), total));
+    std::memcpy(raw.data(), from.data(), std::min<uint64_t>(from.size(), raw.size()));
   };
   switch (layout.layout_class) {
     case LayoutClass::kCompact:
-      if (layout.compact_size < total) {
+      if (layout.compact_size < raw.size()) {
         return DataLossError("compact data at address {}: {} bytes, expected {}",
-                             layout.compact_offset, layout.compact_size, total);
+                             layout.compact_offset, layout.compact_size, raw.size());
       }
-      copy(file.bytes().subspan(layout.compact_offset, total));
+      copy(file.bytes().subspan(layout.compact_offset, raw.size()));
       return raw;
     case LayoutClass::kContiguous: {
       if (layout.data_address == kUndefinedAddress) return raw;
       KERCHUNK_ASSIGN_OR_RETURN(ByteReader r,
-                                file.ReaderAt(layout.data_address, total, "contiguous data"));
+                                file.ReaderAt(layout.data_address, raw.size(), "contiguous data"));
       copy(r.bytes());
       return raw;
     }
