@@ -54,6 +54,8 @@ Result<std::string> RawElements(NativeContext& context, const DataObject& o, con
   const File& file = *context.file;
   KERCHUNK_ASSIGN_OR_RETURN(DataLayout layout, DecodeDataLayout(file, *o.layout));
   KERCHUNK_ASSIGN_OR_RETURN(uint64_t count, space.ElementCount());
+  // An element holds at least its length and heap ID; elements are counted by dividing by this.
+  if (type.size == 0) return DataLossError("variable-length datatype of 0 bytes");
   // The elements are read into memory whole (each then becomes a JSON value): a hostile
   // dataspace or element size must be refused before that, not exhaust memory (a fuzzed file
   // asked for 12 GB).
