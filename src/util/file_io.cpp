@@ -182,7 +182,9 @@ AtomicOutputFile::AtomicOutputFile(AtomicOutputFile&& other) noexcept
       temp_path_(std::move(other.temp_path_)),
       fd_(other.fd_),
       signal_slot_(other.signal_slot_),
-      committed_(other.committed_) {
+      committed_(other.committed_),
+      written_(other.written_),
+      writeback_to_(other.writeback_to_) {
   other.fd_ = -1;
   other.signal_slot_ = -1;
   other.temp_path_.clear();
@@ -202,8 +204,22 @@ Status AtomicOutputFile::Write(std::string_view bytes) {
       return ErrnoError("cannot write", path_);
     }
     bytes.remove_prefix(static_cast<size_t>(n));
+    written_ += static_cast<uint64_t>(n);
   }
+  StartWriteback();
   return OkStatus();
+}
+
+void AtomicOutputFile::StartWriteback() {
+#ifdef __linux__
+  constexpr uint64_t kWritebackStep = uint64_t{8} << 20;
+  if (fd_ == STDOUT_FILENO || written_ - writeback_to_ < kWritebackStep) return;
+  // A hint only: where the kernel cannot (a pipe, some file systems) it fails, and Commit's
+  // fsync still writes everything and reports any error.
+  (void)::sync_file_range(fd_, static_cast<off64_t>(writeback_to_),
+                          static_cast<off64_t>(written_ - writeback_to_), SYNC_FILE_RANGE_WRITE);
+  writeback_to_ = written_;
+#endif
 }
 
 Status AtomicOutputFile::Commit() {

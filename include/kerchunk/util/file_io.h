@@ -100,6 +100,9 @@ class AtomicOutputFile {
   AtomicOutputFile& operator=(AtomicOutputFile&&) = delete;
   ~AtomicOutputFile();
 
+  /// Appends `bytes`. Every 8 MiB written are handed to the kernel's writeback at once, so that
+  /// the disk writes while the caller produces the rest and Commit's fsync waits only for the
+  /// tail (an 87 MB index waited 15 ms in fsync with all of it still dirty).
   Status Write(std::string_view bytes);
   /// Flushes, fsyncs and renames the temporary file into place.
   Status Commit();
@@ -107,11 +110,14 @@ class AtomicOutputFile {
 
  private:
   AtomicOutputFile() = default;
+  void StartWriteback();
   std::string path_;
   std::string temp_path_;
   int fd_ = -1;
   int signal_slot_ = -1;  ///< where temp_path_ is recorded for RemoveTemporaryOutputs
   bool committed_ = false;
+  uint64_t written_ = 0;       ///< bytes written so far
+  uint64_t writeback_to_ = 0;  ///< bytes already handed to writeback
 };
 
 /// Writes `contents` to `path` atomically (see AtomicOutputFile).
