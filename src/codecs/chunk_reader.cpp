@@ -158,13 +158,13 @@ Result<std::string> ReadDecodedChunk(const ReferenceSet& refs, const ArrayRefs& 
 Result<std::vector<std::string>> ReadDecodedChunks(const ReferenceSet& refs, const ArrayRefs& array,
                                                    std::span<const size_t> positions,
                                                    const Pipeline& pipeline, uint64_t expected_size,
-                                                   const UrlToPath& url_to_path) {
+                                                   const UrlToPath& url_to_path,
+                                                   uint64_t keep_bytes) {
   KERCHUNK_ASSIGN_OR_RETURN(std::vector<std::string> chunks,
                             ReadStoredChunks(refs, array, positions, url_to_path));
   for (size_t k = 0; k < chunks.size(); ++k) {
-    KERCHUNK_ASSIGN_OR_RETURN(
-        chunks[k],
-        pipeline.Decode(chunks[k], expected_size).Annotate(ChunkContext(array, positions[k])));
+    KERCHUNK_ASSIGN_OR_RETURN(chunks[k], pipeline.DecodePrefix(chunks[k], expected_size, keep_bytes)
+                                             .Annotate(ChunkContext(array, positions[k])));
   }
   return chunks;
 }

@@ -1,5 +1,7 @@
 #include "kerchunk/codecs/pipeline.h"
 
+#include <algorithm>
+
 #include "kerchunk/util/checked_math.h"
 
 namespace kerchunk::codecs {
@@ -57,6 +59,16 @@ Result<Pipeline> Pipeline::FromConfigs(const json::Value& compressor, const json
 }
 
 Result<std::string> Pipeline::Decode(std::string_view stored, uint64_t expected_size) const {
+  return DecodeSteps(stored, expected_size, expected_size);
+}
+
+Result<std::string> Pipeline::DecodePrefix(std::string_view stored, uint64_t expected_size,
+                                           uint64_t keep) const {
+  return DecodeSteps(stored, expected_size, std::min(keep, expected_size));
+}
+
+Result<std::string> Pipeline::DecodeSteps(std::string_view stored, uint64_t expected_size,
+                                          uint64_t keep) const {
   if (object_codec_) return UnsupportedError("object arrays decode to strings, not bytes");
   if (expected_size > kMaxDecodedChunkBytes) {
     return UnsupportedError("a decoded chunk of {} bytes exceeds the {}-byte limit", expected_size,
@@ -75,7 +87,7 @@ Result<std::string> Pipeline::Decode(std::string_view stored, uint64_t expected_
     if (stored.size() != expected_size) {
       return DataLossError("raw chunk has {} bytes, expected {}", stored.size(), expected_size);
     }
-    return std::string(stored);
+    return std::string(stored.substr(0, keep));
   }
   std::string buffer;
   std::string_view input = stored;
@@ -85,7 +97,11 @@ Result<std::string> Pipeline::Decode(std::string_view stored, uint64_t expected_
       return UnsupportedError("{} decodes to an unknown size (a compressor comes after it)",
                               codec.id());
     }
-    KERCHUNK_ASSIGN_OR_RETURN(buffer, codec.Decode(input, DecodedSize::Exactly(*output_size[k])));
+    if (k == 0 && keep < expected_size) {  // the last step: only what the caller keeps
+      KERCHUNK_ASSIGN_OR_RETURN(buffer, codec.DecodePrefix(input, *output_size[k], keep));
+    } else {
+      KERCHUNK_ASSIGN_OR_RETURN(buffer, codec.Decode(input, DecodedSize::Exactly(*output_size[k])));
+    }
     input = buffer;
   }
   return buffer;

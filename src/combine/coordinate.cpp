@@ -75,7 +75,7 @@ void Store(const NumericType& t, char* out, uint64_t i, const CoordinateValue& v
 
 Result<ChunksOfArray> ReadChunks(const PartView& part, const PartVariable& v, uint64_t num_chunks,
                                  const codecs::Pipeline& pipeline, uint64_t chunk_bytes,
-                                 const UrlToPath& url_to_path) {
+                                 const UrlToPath& url_to_path, uint64_t keep_bytes) {
   ChunksOfArray out;
   out.slot.resize(num_chunks);
   std::vector<size_t> positions;
@@ -87,9 +87,9 @@ Result<ChunksOfArray> ReadChunks(const PartView& part, const PartVariable& v, ui
   }
   if (positions.empty()) return out;
   KERCHUNK_ASSIGN_OR_RETURN(
-      out.decoded,
-      codecs::ReadDecodedChunks(*part.refs, *v.refs, positions, pipeline, chunk_bytes, url_to_path)
-          .Annotate(part.label));
+      out.decoded, codecs::ReadDecodedChunks(*part.refs, *v.refs, positions, pipeline, chunk_bytes,
+                                             url_to_path, keep_bytes)
+                       .Annotate(part.label));
   return out;
 }
 
@@ -108,8 +108,11 @@ Result<std::vector<CoordinateValue>> ReadCoordinateValues(const PartView& part,
   const uint64_t n = coordinate.meta.shape[0];
   const uint64_t extent = coordinate.meta.chunks[0];
   const uint64_t num_chunks = extent == 0 ? 0 : (n + extent - 1) / extent;
+  // A coordinate shorter than its one chunk (netCDF-C gives an unlimited 1-D variable 4 MiB
+  // chunks) needs only its values decoded.
+  const uint64_t keep = std::min(extent, n) * type->size;
   KERCHUNK_ASSIGN_OR_RETURN(ChunksOfArray read, ReadChunks(part, coordinate, num_chunks, pipeline,
-                                                           chunk_bytes, url_to_path));
+                                                           chunk_bytes, url_to_path, keep));
   std::vector<CoordinateValue> values;
   values.reserve(n);
   for (uint64_t chunk = 0; chunk < num_chunks; ++chunk) {

@@ -25,11 +25,11 @@ struct ChunksOfArray {
   }
 };
 
-/// Reads and decodes the chunks 0..num_chunks-1 of `v` that `part` references. Errors name the
-/// part and the chunk.
+/// Reads and decodes the chunks 0..num_chunks-1 of `v` that `part` references, keeping the first
+/// `keep_bytes` of each (all by default). Errors name the part and the chunk.
 Result<ChunksOfArray> ReadChunks(const PartView& part, const PartVariable& v, uint64_t num_chunks,
                                  const codecs::Pipeline& pipeline, uint64_t chunk_bytes,
-                                 const UrlToPath& url_to_path);
+                                 const UrlToPath& url_to_path, uint64_t keep_bytes = UINT64_MAX);
 
 /// Reads the values of a one-dimensional numeric coordinate of `part`, decoding its chunks with
 /// the .zarray codecs; a missing chunk takes the fill value (DataLoss when there is none).

@@ -151,5 +151,33 @@ TEST(PipelineTest, RandomFilterChainsRoundTrip) {
   }
 }
 
+// DecodePrefix is Decode cut short, for every element size the shuffle special-cases and others,
+// every prefix length (none, part of an element, all), alone and under a compressor.
+TEST(PipelineTest, DecodePrefixIsThePrefixOfDecode) {
+  std::mt19937_64 rng(7);
+  for (int elementsize : {1, 2, 3, 4, 8, 16}) {
+    for (const char* compressor : {"null", R"({"id": "zlib", "level": 1})"}) {
+      std::string filters =
+          R"([{"id": "shuffle", "elementsize": )" + std::to_string(elementsize) + "}]";
+      auto p = Pipeline::FromConfigs(*json::Value::Parse(compressor), *json::Value::Parse(filters),
+                                     "|V" + std::to_string(elementsize));
+      ASSERT_TRUE(p.ok()) << p.status().ToString();
+      std::string raw(static_cast<size_t>(elementsize) * (1 + rng() % 300), '\0');
+      for (auto& c : raw) c = static_cast<char>(rng());
+      auto stored = p->Encode(raw);
+      ASSERT_TRUE(stored.ok());
+      for (uint64_t keep : {uint64_t{0}, uint64_t{1}, uint64_t(elementsize) + 1,
+                            uint64_t(raw.size() / 2), uint64_t(raw.size()), UINT64_MAX}) {
+        auto prefix = p->DecodePrefix(*stored, raw.size(), keep);
+        ASSERT_TRUE(prefix.ok()) << prefix.status().ToString();
+        EXPECT_EQ(*prefix, raw.substr(0, keep)) << elementsize << " " << compressor << " " << keep;
+      }
+      // The checks are Decode's: a wrong expected size is refused, whatever is kept.
+      EXPECT_EQ(p->DecodePrefix(*stored, raw.size() + elementsize, 1).status().code(),
+                StatusCode::kDataLoss);
+    }
+  }
+}
+
 }  // namespace
 }  // namespace kerchunk::codecs

@@ -81,12 +81,13 @@ Result<std::string> ReadDecodedChunk(const ReferenceSet& refs, const ArrayRefs& 
                                      const Pipeline& pipeline, uint64_t expected_size,
                                      const UrlToPath& url_to_path = {});
 
-/// ReadStoredChunks, each decoded through `pipeline` to `expected_size` raw bytes; errors name
-/// the chunk key.
+/// ReadStoredChunks, each decoded through `pipeline` to `expected_size` raw bytes of which the
+/// first `keep_bytes` are kept (Pipeline::DecodePrefix); errors name the chunk key.
 Result<std::vector<std::string>> ReadDecodedChunks(const ReferenceSet& refs, const ArrayRefs& array,
                                                    std::span<const size_t> positions,
                                                    const Pipeline& pipeline, uint64_t expected_size,
-                                                   const UrlToPath& url_to_path = {});
+                                                   const UrlToPath& url_to_path = {},
+                                                   uint64_t keep_bytes = UINT64_MAX);
 
 }  // namespace codecs
 }  // namespace kerchunk

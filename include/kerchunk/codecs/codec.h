@@ -46,6 +46,15 @@ class Codec {
   /// never produced.
   virtual Result<std::string> Decode(std::string_view encoded, DecodedSize size) const = 0;
 
+  /// The first `keep` bytes of Decode(encoded, DecodedSize::Exactly(size)), after the same
+  /// checks. A codec that can produce part of its output (shuffle) skips the rest.
+  virtual Result<std::string> DecodePrefix(std::string_view encoded, uint64_t size,
+                                           uint64_t keep) const {
+    KERCHUNK_ASSIGN_OR_RETURN(std::string out, Decode(encoded, DecodedSize::Exactly(size)));
+    if (out.size() > keep) out.resize(keep);
+    return out;
+  }
+
   /// Encodes `raw` as numcodecs would with the same configuration.
   virtual Result<std::string> Encode(std::string_view raw) const = 0;
 

@@ -46,6 +46,12 @@ class Pipeline {
   /// as a filter before another compressor).
   Result<std::string> Decode(std::string_view stored, uint64_t expected_size) const;
 
+  /// The first `keep` bytes of Decode(stored, expected_size), after the same checks of every
+  /// step; the last step produces only those where it can (shuffle). For values that end inside
+  /// a chunk: a coordinate shorter than its one chunk.
+  Result<std::string> DecodePrefix(std::string_view stored, uint64_t expected_size,
+                                   uint64_t keep) const;
+
   /// Encodes raw chunk bytes (the inverse of Decode) for fixed-size dtypes.
   Result<std::string> Encode(std::string_view raw) const;
 
@@ -64,6 +70,9 @@ class Pipeline {
   const std::vector<std::shared_ptr<const Codec>>& codecs() const { return codecs_; }
 
  private:
+  Result<std::string> DecodeSteps(std::string_view stored, uint64_t expected_size,
+                                  uint64_t keep) const;
+
   std::shared_ptr<const ObjectCodec> object_codec_;
   std::vector<std::shared_ptr<const Codec>> codecs_;
 };
