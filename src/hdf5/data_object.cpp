@@ -139,14 +139,21 @@ Result<std::vector<Attribute>> ListAttributes(const File& file, const DataObject
         ReadDenseAttributeMessages(file, object.attribute_info->Reader("attribute info message")));
     messages.insert(messages.end(), dense.begin(), dense.end());
   }
-  std::vector<Attribute> out;
-  out.reserve(messages.size());
+  std::vector<Attribute> decoded;
+  decoded.reserve(messages.size());
   for (const HeaderMessage& m : messages) {
     KERCHUNK_ASSIGN_OR_RETURN(Attribute a, DecodeAttribute(file, m));
-    out.push_back(std::move(a));
+    decoded.push_back(std::move(a));
   }
-  std::sort(out.begin(), out.end(),
-            [](const Attribute& a, const Attribute& b) { return a.name < b.name; });
+  // By name; the order is sorted as indices, since an Attribute (its type and space) is large to
+  // move around.
+  std::vector<uint32_t> order(decoded.size());
+  for (uint32_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::sort(order.begin(), order.end(),
+            [&](uint32_t a, uint32_t b) { return decoded[a].name < decoded[b].name; });
+  std::vector<Attribute> out;
+  out.reserve(decoded.size());
+  for (uint32_t i : order) out.push_back(std::move(decoded[i]));
   return out;
 }
 

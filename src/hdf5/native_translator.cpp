@@ -275,6 +275,12 @@ Status NoteUnlimitedDimension(NativeContext& context, const DataObject& o,
   if (path.find('/') != std::string::npos) return OkStatus();
   KERCHUNK_ASSIGN_OR_RETURN(
       Dataspace space, DecodeDataspace(*context.file, o.dataspace->Reader("dataspace message")));
+  // Only a one-dimensional unlimited dataset can be one: the others' attributes are not decoded
+  // a second time.
+  if (space.space_class != DataspaceClass::kSimple || space.dims.size() != 1 ||
+      space.max_dims[0] != kUnlimitedExtent) {
+    return OkStatus();
+  }
   KERCHUNK_ASSIGN_OR_RETURN(std::vector<Attribute> attributes, ListAttributes(*context.file, o));
   if (IsUnlimitedDimensionScaleNative(space, attributes)) {
     context.result->unlimited_dims.push_back(path);
