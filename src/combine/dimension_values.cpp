@@ -65,8 +65,10 @@ Result<DimensionValue> ValueOf(const PartView& part, const CoordinateSource& sou
                                const std::regex* pattern) {
   using Kind = CoordinateSource::Kind;
   switch (source.kind) {
-    case Kind::kGlobalAttribute:
-      return FromAttribute(part, part.global_attrs, "", source.name);
+    case Kind::kGlobalAttribute: {
+      KERCHUNK_ASSIGN_OR_RETURN(json::Value attrs, part.GlobalAttrs());
+      return FromAttribute(part, attrs, "", source.name);
+    }
     case Kind::kVariableAttribute: {
       const PartVariable* v = part.Find(source.variable);
       if (!v) return InvalidArgumentError("{}: no variable \"{}\"", part.label, source.variable);

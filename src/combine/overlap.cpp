@@ -76,9 +76,11 @@ std::string Positions(uint64_t n) { return fmt::format("{} position{}", n, n == 
 }  // namespace
 
 std::string NewDimensionHint(const PartView& a, const PartView& b) {
+  Result<json::Value> attrs_a = a.GlobalAttrs(), attrs_b = b.GlobalAttrs();
+  if (!attrs_a.ok() || !attrs_b.ok()) return "";  // only a hint: the error stands without it
   for (const DimensionAttribute& d : kDimensionAttributes) {
-    const json::Value* x = a.global_attrs.Find(d.attribute);
-    const json::Value* y = b.global_attrs.Find(d.attribute);
+    const json::Value* x = attrs_a->Find(d.attribute);
+    const json::Value* y = attrs_b->Find(d.attribute);
     if (!x || !y || *x == *y) continue;
     return fmt::format(
         "; they differ in the global attribute \"{}\" ({} and {}): to keep both, concatenate "

@@ -107,12 +107,14 @@ std::string PartLabel(const ReferenceSet& part, size_t index) {
   return fmt::format("part {} ({})", index, part.urls[0]);
 }
 
+Result<json::Value> PartView::GlobalAttrs() const { return ParseAttrs(*refs, "").Annotate(label); }
+
 Result<PartView> DescribePart(const ReferenceSet& part, size_t index) {
   PartView view;
   view.index = index;
   view.label = PartLabel(part, index);
   view.refs = &part;
-  KERCHUNK_ASSIGN_OR_RETURN(view.global_attrs, ParseAttrs(part, "").Annotate(view.label));
+  if (index == 0) KERCHUNK_RETURN_IF_ERROR(view.GlobalAttrs().status());
   for (const Entry& e : part.entries) {
     auto path = ZarrayKeyArrayPath(e.key);
     if (!path) continue;
