@@ -1,4 +1,5 @@
 // Exact conversion of coordinate values between CF time units (see cf_time.h).
+#include <bit>
 #include <cmath>
 #include <numeric>
 
@@ -22,12 +23,9 @@ std::partial_ordering CompareIntDouble(int64_t i, double d) {
 }
 
 int BitLength(u128 v) {
-  int n = 0;
-  while (v != 0) {
-    v >>= 1;
-    ++n;
-  }
-  return n;
+  const auto high = static_cast<uint64_t>(v >> 64);
+  if (high != 0) return 64 + std::bit_width(high);
+  return std::bit_width(static_cast<uint64_t>(v));
 }
 
 bool FitsInt64(i128 v) { return v >= INT64_MIN && v <= INT64_MAX; }
@@ -77,7 +75,16 @@ double RoundRationalToDouble(i128 n, i128 d) {
     q >>= drop;
     shift = drop;
   } else {
-    // Long division, one fraction bit at a time; b < 2^126 so 2r cannot overflow.
+    // Long division, one fraction bit at a time; b < 2^126 so 2r cannot overflow. While the
+    // quotient is still 0, the zero bits before its first 1 are skipped at once: r shifted to
+    // one bit shorter than b stays below b.
+    if (q == 0) {
+      const int skip = BitLength(b) - BitLength(r) - 1;
+      if (skip > 0) {
+        r <<= skip;
+        shift -= skip;
+      }
+    }
     while (BitLength(q) < 54) {
       r <<= 1;
       q = (q << 1) | (r >= b ? 1 : 0);

@@ -122,10 +122,15 @@ TEST(CfTimeTest, IntegersStayIntegersWhenExact) {
 // in exact integer arithmetic: with got = m * 2^e (2^52 <= m < 2^53), 2|m d 2^e - n| <= d 2^e.
 TEST(CfTimeTest, RationalRoundingIsCorrect) {
   std::mt19937_64 rng(5);
-  for (int i = 0; i < 50000; ++i) {
+  for (int i = 0; i < 100000; ++i) {
     Int128 d = static_cast<Int128>(rng() % 1'000'000 + 1);
     // Quotients from 1 to 2^62: both integral and fractional roundings.
     Int128 n = d + static_cast<Int128>(rng() >> (2 + rng() % 60));
+    if (i % 2) {
+      // Quotients below 1 down to 2^-40, whose leading zero bits the division skips at once.
+      d = static_cast<Int128>((rng() >> (24 + rng() % 40)) + 2);
+      n = 1 + static_cast<Int128>(rng() % static_cast<uint64_t>(d - 1));
+    }
     if (rng() % 2) n = -n;
     double got = RoundRationalToDouble(n, d);
     int x = 0;
