@@ -18,7 +18,7 @@ std::span<const std::byte> Element(const Attribute& a, uint64_t i) {
 Result<std::vector<std::string>> AttributeStrings(NativeContext& context, const Attribute& a,
                                                   uint64_t count) {
   if (a.type.type_class == DatatypeClass::kVariableLength) {
-    return ReadVlenStrings(*context.file, a.data, count, a.data_offset);
+    return ReadVlenStrings(context, a.data, count, a.data_offset);
   }
   std::vector<std::string> out;
   out.reserve(count);

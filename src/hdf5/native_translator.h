@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <unordered_map>
@@ -16,6 +17,7 @@
 #include "kerchunk/formats/format_scanner.h"
 #include "kerchunk/hdf5/data_object.h"
 #include "kerchunk/hdf5/file.h"
+#include "kerchunk/hdf5/global_heap.h"
 #include "kerchunk/json/json_value.h"
 #include "kerchunk/util/status.h"
 
@@ -41,6 +43,15 @@ struct NativeContext {
   /// Set when a dataset failed under OnUnsupported::kError (a verdict on the data, which libhdf5
   /// would give too), as opposed to a structure this reader does not read.
   bool policy_error = false;
+  /// The file's global heap collections, indexed once for all its datasets: each dataset's
+  /// DIMENSION_LIST points into the same collection, which a reader per dataset indexed again
+  /// (99 arrays of an opendrift file: a fifth of its scan).
+  std::optional<GlobalHeapReader> global_heap;
+
+  GlobalHeapReader& GlobalHeap() {
+    if (!global_heap) global_heap.emplace(*file);
+    return *global_heap;
+  }
 };
 
 /// Translates the whole file. When it returns with context.fallback_reason set, the result is
@@ -79,7 +90,8 @@ Result<std::vector<json::Value>> ReadNativeVlenValues(NativeContext& context,
 
 /// The strings of a variable-length string element list (`count` elements of `data`), "" for
 /// null elements, each cut at its first NUL as h5py's reading does.
-Result<std::vector<std::string>> ReadVlenStrings(const File& file, std::span<const std::byte> data,
-                                                 uint64_t count, uint64_t data_offset);
+Result<std::vector<std::string>> ReadVlenStrings(NativeContext& context,
+                                                 std::span<const std::byte> data, uint64_t count,
+                                                 uint64_t data_offset);
 
 }  // namespace kerchunk::hdf5::internal

@@ -161,10 +161,12 @@ json::Value NumberValue(std::span<const std::byte> e, const Datatype& base) {
 
 }  // namespace
 
-Result<std::vector<std::string>> ReadVlenStrings(const File& file, std::span<const std::byte> data,
-                                                 uint64_t count, uint64_t data_offset) {
+Result<std::vector<std::string>> ReadVlenStrings(NativeContext& context,
+                                                 std::span<const std::byte> data, uint64_t count,
+                                                 uint64_t data_offset) {
+  const File& file = *context.file;
   ByteReader r(data, data_offset, "variable-length string data");
-  GlobalHeapReader heap(file);
+  GlobalHeapReader& heap = context.GlobalHeap();
   std::vector<std::string> out;
   out.reserve(count);
   for (uint64_t i = 0; i < count; ++i) {
@@ -199,13 +201,13 @@ Result<std::vector<json::Value>> ReadNativeVlenValues(NativeContext& context, co
   values.reserve(count);
   if (type.vlen_string) {
     KERCHUNK_ASSIGN_OR_RETURN(std::vector<std::string> strings,
-                              ReadVlenStrings(*context.file, bytes, count, 0));
+                              ReadVlenStrings(context, bytes, count, 0));
     for (const std::string& s : strings) values.push_back(json::Value::String(ToValidUtf8(s)));
     return values;
   }
   const Datatype& base = type.base.at(0);
   ByteReader r(bytes, 0, "variable-length sequence data");
-  GlobalHeapReader heap(*context.file);
+  GlobalHeapReader& heap = context.GlobalHeap();
   for (uint64_t i = 0; i < count; ++i) {
     uint64_t length = 0;
     KERCHUNK_ASSIGN_OR_RETURN(auto data, VlenData(*context.file, heap, r, base.size, &length));
@@ -245,7 +247,7 @@ Result<std::optional<std::vector<std::vector<uint64_t>>>> ReadDimensionList(
   const unsigned o = context.file->offset_size();
   ByteReader r(a.data, a.data_offset, "DIMENSION_LIST");
   std::vector<std::vector<uint64_t>> out(rank);
-  GlobalHeapReader heap(*context.file);
+  GlobalHeapReader& heap = context.GlobalHeap();
   for (size_t d = 0; d < rank; ++d) {
     uint64_t length = 0;
     auto data = VlenData(*context.file, heap, r, o, &length);
