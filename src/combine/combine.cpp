@@ -226,7 +226,9 @@ std::string ZarrayKey(const std::string& path) {
 // A long coordinate is stored compressed, as MultiZarrToZarr does (zstd above 100 values): a
 // 90-year daily series is 33,000 values, which raw would be most of a packed index. A delta
 // filter first when decoding reproduces the values bit for bit (regular steps then cost almost
-// nothing); numcodecs' Delta decodes with a sequential cumsum, as ours does.
+// nothing); numcodecs' Delta decodes with a sequential cumsum, as ours does. Level 6: level 9
+// took a quarter of the scan of an 11-file daily series whose big-endian 33,870 values get no
+// delta filter, and left its packed index larger (12.0 KB against 10.9).
 constexpr size_t kCompressCoordinateAbove = 100;
 
 struct StoredCoordinate {
@@ -238,7 +240,7 @@ struct StoredCoordinate {
 Result<StoredCoordinate> CompressCoordinate(const std::string& dtype, const std::string& raw) {
   json::Value zstd = json::Value::MakeObject();
   zstd.Set("id", json::Value::String("zstd"));
-  zstd.Set("level", json::Value::Int(9));
+  zstd.Set("level", json::Value::Int(6));
   std::vector<json::Value> candidates;
   if (dtype.size() > 1 && dtype[0] == '<') {
     json::Value delta = json::Value::MakeObject();
