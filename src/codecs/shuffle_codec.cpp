@@ -26,7 +26,8 @@ class ShuffleCodec final : public Codec {
         CheckDecodedSize("shuffle", DecodedSize::Exactly(size), encoded.size()));
     KERCHUNK_RETURN_IF_ERROR(CheckWholeElements(encoded.size()));
     const uint64_t element = std::max<uint64_t>(elementsize_, 1);
-    const uint64_t elements = std::min(encoded.size(), keep + element - 1) / element;
+    const uint64_t wanted = std::min<uint64_t>(keep, encoded.size());  // keep may be UINT64_MAX
+    const uint64_t elements = (wanted + element - 1) / element;
     std::string out = Unshuffle(encoded, elements);
     if (out.size() > keep) out.resize(keep);
     return out;

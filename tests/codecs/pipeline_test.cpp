@@ -179,5 +179,18 @@ TEST(PipelineTest, DecodePrefixIsThePrefixOfDecode) {
   }
 }
 
+// Called on the codec itself, "keep everything" (UINT64_MAX) is the whole chunk, not an
+// overflowed count of elements.
+TEST(PipelineTest, ShuffleDecodePrefixKeepsAllWhenAskedForMore) {
+  auto shuffle = MakeCodec(*json::Value::Parse(R"({"id": "shuffle", "elementsize": 8})"));
+  ASSERT_TRUE(shuffle.ok());
+  const std::string raw = Doubles(100);
+  auto encoded = (*shuffle)->Encode(raw);
+  ASSERT_TRUE(encoded.ok());
+  auto all = (*shuffle)->DecodePrefix(*encoded, raw.size(), UINT64_MAX);
+  ASSERT_TRUE(all.ok()) << all.status().ToString();
+  EXPECT_EQ(*all, raw);
+}
+
 }  // namespace
 }  // namespace kerchunk::codecs
