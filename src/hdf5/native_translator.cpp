@@ -251,6 +251,16 @@ Status TranslateDataset(NativeContext& context, const DataObject& o, const std::
         fmt::format("dataset /{} skipped: null dataspace (it holds no values)", path));
     return OkStatus();
   }
+  if (f.type.size > kMaxElementBytes) {
+    // Skipped or refused; never inlined, which would ask libhdf5 for elements of that size.
+    const std::string reason = fmt::format("an element of {} bytes, more than the {} a scan takes",
+                                           f.type.size, kMaxElementBytes);
+    if (context.options->on_unsupported == OnUnsupported::kSkip) {
+      return *RefuseOrSkip(*context.options, *context.result, path, reason);
+    }
+    context.policy_error = true;
+    return UnsupportedError("dataset /{}: {}", path, reason);
+  }
   if (f.layout.layout_class == LayoutClass::kVirtual) {
     return HandleUnsupported(context, path, "virtual dataset layout");
   }

@@ -29,6 +29,10 @@ namespace kerchunk::hdf5::internal {
 /// bytes of element descriptors. A hostile dataspace or element size is refused up front.
 inline constexpr uint64_t kMaxEmbeddedElements = uint64_t{1} << 22;
 inline constexpr uint64_t kMaxEmbeddedRawBytes = uint64_t{1} << 26;
+/// The largest element of a dataset the scan translates (64 MiB). zarr reads a chunk into memory
+/// whole and a fill value is one element: a larger element is no array a reader can use, and a
+/// hostile datatype size (its field holds up to 4 GiB) must not size a buffer.
+inline constexpr uint64_t kMaxElementBytes = uint64_t{1} << 26;
 
 struct NativeContext {
   std::string file_name;

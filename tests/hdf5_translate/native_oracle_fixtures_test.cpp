@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "hdf5/native_translator.h"
 #include "kerchunk/util/file_io.h"
 #include "native_oracle_check.h"
 #include "support/child_process.h"
@@ -288,6 +289,50 @@ TEST(NativeScanBadInput, FlippedCompoundTypesFailCleanly) {
   auto path = WriteStructuredFixture(dir.path());
   ASSERT_TRUE(path.ok()) << path.status().ToString();
   ExpectFlipsAndCutsFailCleanly(*path);
+}
+
+// A fixed-length string of 64 MiB + 1 bytes per element (a fuzzed datatype size of 4 GiB took
+// 10 s and 4 GB sizing the fill value): skipped under kSkip with the reason, refused under
+// kError and kInline (inlining would ask libhdf5 for elements of that size), at once.
+TEST(NativeScanBadInput, ElementsAboveTheLimitAreSkippedOrRefused) {
+  TempDir dir;
+  const std::string path = (dir.path() / "huge_string.h5").string();
+  hid_t file = H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+  ASSERT_GE(file, 0);
+  hid_t type = H5Tcopy(H5T_C_S1);
+  H5Tset_size(type, hdf5::internal::kMaxElementBytes + 1);
+  const hsize_t dims[1] = {2}, chunk[1] = {1};
+  hid_t space = H5Screate_simple(1, dims, nullptr);
+  hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE);
+  H5Pset_chunk(dcpl, 1, chunk);
+  H5Pset_fill_time(dcpl, H5D_FILL_TIME_NEVER);
+  hid_t dset = H5Dcreate2(file, "huge", type, space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
+  ASSERT_GE(dset, 0);
+  H5Dclose(dset);
+  H5Pclose(dcpl);
+  H5Sclose(space);
+  H5Tclose(type);
+  H5Fclose(file);
+
+  FileScanOptions skip;
+  skip.on_unsupported = OnUnsupported::kSkip;
+  auto skipped = ScanHdf5File(path, "huge_string.h5", skip);
+  ASSERT_TRUE(skipped.ok()) << skipped.status().ToString();
+  EXPECT_EQ(skipped->refs.FindArray("huge"), nullptr);
+  ASSERT_EQ(skipped->warnings.size(), 1u);
+  EXPECT_EQ(skipped->warnings[0],
+            "dataset /huge skipped: an element of 67108865 bytes, more than the 67108864 a scan "
+            "takes");
+  for (OnUnsupported policy : {OnUnsupported::kError, OnUnsupported::kInline}) {
+    FileScanOptions options;
+    options.on_unsupported = policy;
+    auto refused = ScanHdf5File(path, "huge_string.h5", options);
+    ASSERT_FALSE(refused.ok());
+    EXPECT_EQ(refused.status().code(), StatusCode::kUnsupported);
+    EXPECT_NE(refused.status().message().find("dataset /huge: an element of 67108865 bytes"),
+              std::string::npos)
+        << refused.status().ToString();
+  }
 }
 
 // The same where the metadata lives in a metadata cache image block.
