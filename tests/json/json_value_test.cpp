@@ -224,6 +224,35 @@ TEST(JsonValueTest, LoneSurrogates) {
   EXPECT_EQ(Value::Parse(R"("\ud800\u0041")")->Dump(), R"("\ufffd\ufffd\ufffdA")");
 }
 
+// Strings are scanned several bytes at a time: an escape, a quote or a control character must be
+// found at any position, and bytes above 0x7f must pass through.
+TEST(JsonValueTest, StringSpecialBytesAtAnyPosition) {
+  for (size_t length = 0; length < 20; ++length) {
+    for (size_t at = 0; at <= length; ++at) {
+      std::string plain(length, 'a');
+      for (size_t i = 0; i < length; i += 3) plain[i] = static_cast<char>(0xC3 + i % 2 * 0x3C);
+      std::string text = "\"" + plain.substr(0, at) + "\\n" + plain.substr(at) + "\"";
+      auto v = Value::Parse(text);
+      ASSERT_TRUE(v.ok()) << text;
+      EXPECT_EQ(v->as_string(), plain.substr(0, at) + "\n" + plain.substr(at));
+      std::string quoted = "[\"" + plain.substr(0, at) + "\",\"" + plain.substr(at) + "\"]";
+      auto q = Value::Parse(quoted);
+      ASSERT_TRUE(q.ok()) << quoted;
+      EXPECT_EQ(q->as_array()[0].as_string(), plain.substr(0, at));
+      EXPECT_EQ(q->as_array()[1].as_string(), plain.substr(at));
+      std::string control = "\"" + plain.substr(0, at) + "\x1f" + plain.substr(at) + "\"";
+      auto c = Value::Parse(control);
+      ASSERT_FALSE(c.ok());
+      EXPECT_EQ(c.status().message(), "invalid JSON at offset " + std::to_string(at + 2) +
+                                          ": control character in string");
+      auto open = Value::Parse("\"" + plain);
+      ASSERT_FALSE(open.ok());
+      EXPECT_EQ(open.status().message(),
+                "invalid JSON at offset " + std::to_string(length + 1) + ": unterminated string");
+    }
+  }
+}
+
 // Keys may arrive in any order, repeated, or already sorted (zarr's own output): objects end up
 // sorted with the last value of a repeated key, as Python's json.loads keeps.
 TEST(JsonValueTest, RepeatedKeysKeepTheLastValueInAnyOrder) {
@@ -282,6 +311,15 @@ TEST(JsonValueTest, AccessorsOfAnotherTypeAreEmpty) {
   }
   Value s = Value::String("s");
   EXPECT_TRUE(s.as_array().empty()) << "the mutable overload too";
+  s.as_array().push_back(Value::Int(1));
+  EXPECT_TRUE(s.as_array().empty());
+  s.Push(Value::Int(1));
+  s.Set("a", Value::Int(1));
+  EXPECT_EQ(s.Dump(), R"("s")") << "edits of another type change nothing";
+  Value null;
+  null.Set("a", Value::Int(1)).Set("b", Value::Int(2));
+  EXPECT_EQ(null.Dump(), "null");
+  EXPECT_EQ(null.Find("a"), nullptr);
 }
 
 // Copies are deep and independent; moves carry the value whatever the types on both sides.
@@ -318,6 +356,13 @@ TEST(JsonValueTest, CopiesAndMovesKeepValues) {
   const Value& alias = self;
   self = alias;
   EXPECT_EQ(self.Dump(), text);
+  Value outer = *Value::Parse(R"([{"k":["a long string that lives on the heap"]},2])");
+  outer = outer.as_array()[0];  // from a value it owns
+  EXPECT_EQ(outer.Dump(), R"({"k":["a long string that lives on the heap"]})");
+  outer = std::move(*outer.Find("k"));
+  EXPECT_EQ(outer.Dump(), R"(["a long string that lives on the heap"])");
+  outer = std::move(outer.as_array()[0]);
+  EXPECT_EQ(outer.Dump(), R"("a long string that lives on the heap")");
   std::vector<Value> grown;
   for (int i = 0; i < 100; ++i) grown.push_back(original);  // reallocation moves the elements
   for (const Value& v : grown) EXPECT_EQ(v.Dump(), text);
