@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <iterator>
 #include <new>
 
 namespace kerchunk::json {
@@ -180,6 +181,21 @@ Value& Insert(Value::Object& o, std::string&& key, Value&& v) {
     return it->second;
   }
   return o.emplace(it, std::move(key), std::move(v))->second;
+}
+
+// Sorts members parsed out of order; of a repeated key the last one stays, as a Set per member
+// would have left it.
+void SortKeepingLast(Value::Object& o) {
+  std::stable_sort(o.begin(), o.end(), [](const Value::Member& a, const Value::Member& b) {
+    return a.first < b.first;
+  });
+  size_t kept = 0;
+  for (size_t i = 0; i < o.size(); ++i) {
+    if (i + 1 < o.size() && o[i + 1].first == o[i].first) continue;
+    if (kept != i) o[kept] = std::move(o[i]);
+    ++kept;
+  }
+  o.erase(o.begin() + static_cast<std::ptrdiff_t>(kept), o.end());
 }
 
 // Where Set and Push put a value given to a non-object or non-array: the old layout kept it in
@@ -436,11 +452,19 @@ bool Value::operator==(const Value& o) const {
 
 namespace detail {
 
+// Members and items of the objects and arrays being parsed, innermost last: each container is
+// then allocated once at its size instead of growing by doubling. Kept per thread, so parsing
+// many small documents allocates them once.
+struct ParseStacks {
+  std::vector<Value::Member> members;
+  std::vector<Value> items;
+};
+
 // Recursive-descent parser with a depth limit. Values are returned directly and the first error
 // is kept aside: wrapping every level in a Result moved each value once more.
 class Parser {
  public:
-  explicit Parser(std::string_view text) : s_(text) {}
+  Parser(std::string_view text, ParseStacks& stacks) : s_(text), stacks_(stacks) {}
 
   Result<Value> ParseDocument() {
     Value v = ParseValue(0);
@@ -448,6 +472,8 @@ class Parser {
       SkipSpace();
       if (pos_ != s_.size()) Fail("unexpected text after the JSON value");
     }
+    stacks_.members.clear();  // what an error left
+    stacks_.items.clear();
     if (failed_) return std::move(error_);
     return v;
   }
@@ -543,14 +569,15 @@ class Parser {
     Value obj = Value::MakeObject();
     SkipSpace();
     if (Consume('}')) return obj;
-    std::string key;
+    size_t base = stacks_.members.size();
+    bool sorted = true;
     for (;;) {
       SkipSpace();
       if (pos_ >= s_.size() || s_[pos_] != '"') {
         Fail("expected a string key");
         return obj;
       }
-      key.clear();
+      std::string key;
       if (!ParseString(key)) return obj;
       SkipSpace();
       if (!Consume(':')) {
@@ -559,9 +586,14 @@ class Parser {
       }
       Value v = ParseValue(depth + 1);
       if (failed_) return obj;
-      Insert(obj.object_, std::move(key), std::move(v));  // a repeated key keeps the last value
+      auto& members = stacks_.members;
+      if (members.size() > base && !(members.back().first < key)) sorted = false;
+      members.emplace_back(std::move(key), std::move(v));
       SkipSpace();
-      if (Consume('}')) return obj;
+      if (Consume('}')) {
+        TakeMembers(base, sorted, obj.object_);
+        return obj;
+      }
       if (!Consume(',')) {
         Fail("expected ',' or '}'");
         return obj;
@@ -574,16 +606,33 @@ class Parser {
     Value arr = Value::MakeArray();
     SkipSpace();
     if (Consume(']')) return arr;
+    size_t base = stacks_.items.size();
     for (;;) {
-      arr.array_.push_back(ParseValue(depth + 1));
+      Value v = ParseValue(depth + 1);
       if (failed_) return arr;
+      stacks_.items.push_back(std::move(v));
       SkipSpace();
-      if (Consume(']')) return arr;
+      if (Consume(']')) {
+        TakeFromStack(stacks_.items, base, arr.array_);
+        return arr;
+      }
       if (!Consume(',')) {
         Fail("expected ',' or ']'");
         return arr;
       }
     }
+  }
+
+  void TakeMembers(size_t base, bool sorted, Value::Object& out) {
+    TakeFromStack(stacks_.members, base, out);
+    if (!sorted) SortKeepingLast(out);  // a repeated key keeps the last value, as Python does
+  }
+
+  template <typename T>
+  static void TakeFromStack(std::vector<T>& stack, size_t base, std::vector<T>& out) {
+    auto first = stack.begin() + static_cast<std::ptrdiff_t>(base);
+    out.assign(std::make_move_iterator(first), std::make_move_iterator(stack.end()));
+    stack.erase(first, stack.end());
   }
 
   bool ParseHex4(uint32_t& v) {
@@ -751,13 +800,17 @@ class Parser {
 
   std::string_view s_;
   size_t pos_ = 0;
+  ParseStacks& stacks_;
   bool failed_ = false;
   Status error_;
 };
 
 }  // namespace detail
 
-Result<Value> Value::Parse(std::string_view text) { return detail::Parser(text).ParseDocument(); }
+Result<Value> Value::Parse(std::string_view text) {
+  thread_local detail::ParseStacks stacks;
+  return detail::Parser(text, stacks).ParseDocument();
+}
 
 void AppendUtf8(std::string& out, uint32_t cp) {
   if (cp < 0x80) {

@@ -265,6 +265,8 @@ TEST(JsonValueTest, RepeatedKeysKeepTheLastValueInAnyOrder) {
       {R"({"b":1,"a":2,"c":3,"a":4,"d":5,"b":6})", R"({"a":4,"b":6,"c":3,"d":5})"},
       {R"({"ab":1,"a":2,"":3,"abc":4,"a":{"z":1,"z":[2]}})",
        R"({"":3,"a":{"z":[2]},"ab":1,"abc":4})"},
+      {R"({"b":{"d":1,"c":[1,{"z":1,"y":[2,3]},[]]},"a":[[1,2],[3]],"b":{"e":{}},"c":0})",
+       R"({"a":[[1,2],[3]],"b":{"e":{}},"c":0})"},
   };
   for (const auto& [text, dump] : cases) {
     auto v = Value::Parse(text);
@@ -277,6 +279,16 @@ TEST(JsonValueTest, RepeatedKeysKeepTheLastValueInAnyOrder) {
   EXPECT_EQ(v->Find("b")->as_int(), 3);
   EXPECT_EQ(v->Find("a")->as_int(), 2);
   EXPECT_EQ(v->Find("c"), nullptr);
+}
+
+// A document that fails halfway leaves nothing behind for the next one.
+TEST(JsonValueTest, ParsingAfterAnErrorStartsClean) {
+  for (const char* broken : {R"({"a":[1,2,{"b":)", R"([1,{"x":[2,3)", R"({"k":"v","j":[{},)"}) {
+    EXPECT_FALSE(Value::Parse(broken).ok()) << broken;
+    auto v = Value::Parse(R"({"z":[7],"y":{"q":8}})");
+    ASSERT_TRUE(v.ok());
+    EXPECT_EQ(v->Dump(), R"({"y":{"q":8},"z":[7]})") << "after " << broken;
+  }
 }
 
 // Accessors of another type answer empty or zero, so callers may read without checking first.
