@@ -5,8 +5,99 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <iterator>
+#include <new>
 
 namespace kerchunk::json {
+
+Value::Value(const Value& other) : type_(other.type_) {
+  switch (type_) {
+    case Type::kString:
+      new (&string_) std::string(other.string_);
+      break;
+    case Type::kArray:
+      new (&array_) Array(other.array_);
+      break;
+    case Type::kObject:
+      new (&object_) Object(other.object_);
+      break;
+    default:
+      uint_ = other.uint_;  // every scalar fits in these 8 bytes
+  }
+}
+
+Value::Value(Value&& other) noexcept : type_(other.type_) {
+  switch (type_) {
+    case Type::kString:
+      new (&string_) std::string(std::move(other.string_));
+      break;
+    case Type::kArray:
+      new (&array_) Array(std::move(other.array_));
+      break;
+    case Type::kObject:
+      new (&object_) Object(std::move(other.object_));
+      break;
+    default:
+      uint_ = other.uint_;
+  }
+}
+
+// `other` may live inside this value (v = v.as_array()[0]), so it is taken out before this value
+// is destroyed.
+Value& Value::operator=(const Value& other) {
+  if (this != &other) *this = Value(other);
+  return *this;
+}
+
+Value& Value::operator=(Value&& other) noexcept {
+  if (this == &other) return *this;
+  if (type_ < Type::kString && other.type_ < Type::kString) {
+    type_ = other.type_;
+    uint_ = other.uint_;
+    return *this;
+  }
+  Value taken(std::move(other));
+  this->~Value();
+  new (this) Value(std::move(taken));
+  return *this;
+}
+
+void Value::DestroyPayload() noexcept {
+  switch (type_) {
+    case Type::kString:
+      string_.~basic_string();
+      break;
+    case Type::kArray:
+      array_.~Array();
+      break;
+    case Type::kObject:
+      object_.~Object();
+      break;
+    default:
+      break;
+  }
+}
+
+const std::string& Value::EmptyString() {
+  static const std::string empty;
+  return empty;
+}
+
+const Value::Array& Value::EmptyArray() {
+  static const Array empty;
+  return empty;
+}
+
+const Value::Object& Value::EmptyObject() {
+  static const Object empty;
+  return empty;
+}
+
+Value::Array& Value::ScratchArray() {
+  thread_local Array scratch;
+  scratch.clear();
+  return scratch;
+}
 
 Value Value::Bool(bool b) {
   Value v;
@@ -40,20 +131,21 @@ Value Value::Double(double d) {
 Value Value::String(std::string s) {
   Value v;
   v.type_ = Type::kString;
-  v.string_ = std::move(s);
+  new (&v.string_) std::string(std::move(s));
   return v;
 }
 
 Value Value::MakeArray(Array items) {
   Value v;
   v.type_ = Type::kArray;
-  v.array_ = std::move(items);
+  new (&v.array_) Array(std::move(items));
   return v;
 }
 
 Value Value::MakeObject() {
   Value v;
   v.type_ = Type::kObject;
+  new (&v.object_) Object();
   return v;
 }
 
@@ -71,12 +163,49 @@ double Value::as_double() const {
 }
 
 namespace {
+
 template <typename Object>
 auto LowerBound(Object& o, std::string_view key) {
   return std::lower_bound(o.begin(), o.end(), key, [](const Value::Member& m, std::string_view k) {
     return m.first.compare(k) < 0;
   });
 }
+
+// Keeps keys sorted; a repeated key takes the new value. Keys usually arrive sorted (zarr writes
+// them so), which the first test turns into an append.
+Value& Insert(Value::Object& o, std::string&& key, Value&& v) {
+  if (o.empty() || o.back().first < key) return o.emplace_back(std::move(key), std::move(v)).second;
+  auto it = LowerBound(o, key);
+  if (it->first == key) {
+    it->second = std::move(v);
+    return it->second;
+  }
+  return o.emplace(it, std::move(key), std::move(v))->second;
+}
+
+// Sorts members parsed out of order; of a repeated key the last one stays, as a Set per member
+// would have left it.
+void SortKeepingLast(Value::Object& o) {
+  std::stable_sort(o.begin(), o.end(), [](const Value::Member& a, const Value::Member& b) {
+    return a.first < b.first;
+  });
+  size_t kept = 0;
+  for (size_t i = 0; i < o.size(); ++i) {
+    if (i + 1 < o.size() && o[i + 1].first == o[i].first) continue;
+    if (kept != i) o[kept] = std::move(o[i]);
+    ++kept;
+  }
+  o.erase(o.begin() + static_cast<std::ptrdiff_t>(kept), o.end());
+}
+
+// Where Set and Push put a value given to a non-object or non-array: the old layout kept it in
+// a container that nothing printed or compared, so it is dropped the same way.
+Value& Discard(Value v) {
+  thread_local Value scratch;
+  scratch = std::move(v);
+  return scratch;
+}
+
 }  // namespace
 
 const Value* Value::Find(std::string_view key) const {
@@ -91,15 +220,12 @@ Value* Value::Find(std::string_view key) {
 }
 
 Value& Value::Set(std::string_view key, Value v) {
-  auto it = LowerBound(object_, key);
-  if (it != object_.end() && it->first == key) {
-    it->second = std::move(v);
-    return it->second;
-  }
-  return object_.insert(it, Member(std::string(key), std::move(v)))->second;
+  if (type_ != Type::kObject) return Discard(std::move(v));
+  return Insert(object_, std::string(key), std::move(v));
 }
 
 bool Value::Erase(std::string_view key) {
+  if (type_ != Type::kObject) return false;
   auto it = LowerBound(object_, key);
   if (it == object_.end() || it->first != key) return false;
   object_.erase(it);
@@ -107,8 +233,8 @@ bool Value::Erase(std::string_view key) {
 }
 
 Value& Value::Push(Value v) {
-  array_.push_back(std::move(v));
-  return array_.back();
+  if (type_ != Type::kArray) return Discard(std::move(v));
+  return array_.emplace_back(std::move(v));
 }
 
 namespace {
@@ -324,25 +450,41 @@ bool Value::operator==(const Value& o) const {
   }
 }
 
-namespace {
+namespace detail {
 
-// Recursive-descent parser with a depth limit.
+// Members and items of the objects and arrays being parsed, innermost last: each container is
+// then allocated once at its size instead of growing by doubling. Kept per thread, so parsing
+// many small documents allocates them once.
+struct ParseStacks {
+  std::vector<Value::Member> members;
+  std::vector<Value> items;
+};
+
+// Recursive-descent parser with a depth limit. Values are returned directly and the first error
+// is kept aside: wrapping every level in a Result moved each value once more.
 class Parser {
  public:
-  explicit Parser(std::string_view text) : s_(text) {}
+  Parser(std::string_view text, ParseStacks& stacks) : s_(text), stacks_(stacks) {}
 
   Result<Value> ParseDocument() {
-    KERCHUNK_ASSIGN_OR_RETURN(Value v, ParseValue(0));
-    SkipSpace();
-    if (pos_ != s_.size()) return Error("unexpected text after the JSON value");
+    Value v = ParseValue(0);
+    if (!failed_) {
+      SkipSpace();
+      if (pos_ != s_.size()) Fail("unexpected text after the JSON value");
+    }
+    stacks_.members.clear();  // what an error left
+    stacks_.items.clear();
+    if (failed_) return std::move(error_);
     return v;
   }
 
  private:
   static constexpr int kMaxDepth = 256;
 
-  Status Error(std::string_view what) const {
-    return InvalidArgumentError("invalid JSON at offset {}: {}", pos_, what);
+  // Records the first error; callers return at once, so it is the only one.
+  void Fail(std::string_view what) {
+    failed_ = true;
+    error_ = InvalidArgumentError("invalid JSON at offset {}: {}", pos_, what);
   }
   void SkipSpace() {
     while (pos_ < s_.size() &&
@@ -357,134 +499,261 @@ class Parser {
     }
     return false;
   }
-
-  Result<Value> ParseValue(int depth) {
-    if (depth > kMaxDepth) return Error("nesting deeper than 256 levels");
-    SkipSpace();
-    if (pos_ >= s_.size()) return Error("unexpected end of input");
-    char c = s_[pos_];
-    if (c == '{') return ParseObject(depth);
-    if (c == '[') return ParseArray(depth);
-    if (c == '"') {
-      KERCHUNK_ASSIGN_OR_RETURN(std::string str, ParseString());
-      return Value::String(std::move(str));
+  bool Consume(char c) {
+    if (pos_ < s_.size() && s_[pos_] == c) {
+      ++pos_;
+      return true;
     }
-    if (Consume("null")) return Value::Null();
-    if (Consume("true")) return Value::Bool(true);
-    if (Consume("false")) return Value::Bool(false);
-    if (Consume("NaN")) return Value::Double(std::nan(""));
-    if (Consume("Infinity")) return Value::Double(INFINITY);
-    if (Consume("-Infinity")) return Value::Double(-INFINITY);
+    return false;
+  }
+
+  Value ParseValue(int depth) {
+    if (depth > kMaxDepth) {
+      Fail("nesting deeper than 256 levels");
+      return Value();
+    }
+    SkipSpace();
+    if (pos_ >= s_.size()) {
+      Fail("unexpected end of input");
+      return Value();
+    }
+    switch (s_[pos_]) {
+      case '{':
+        return ParseObject(depth);
+      case '[':
+        return ParseArray(depth);
+      case '"':
+        return ParseStringValue();
+      default:
+        return ParseScalar();
+    }
+  }
+
+  // Words first, then numbers; a word that does not match is reported as a bad number.
+  Value ParseScalar() {
+    switch (s_[pos_]) {
+      case 'n':
+        if (Consume("null")) return Value::Null();
+        break;
+      case 't':
+        if (Consume("true")) return Value::Bool(true);
+        break;
+      case 'f':
+        if (Consume("false")) return Value::Bool(false);
+        break;
+      case 'N':
+        if (Consume("NaN")) return Value::Double(std::nan(""));
+        break;
+      case 'I':
+        if (Consume("Infinity")) return Value::Double(INFINITY);
+        break;
+      case '-':
+        if (Consume("-Infinity")) return Value::Double(-INFINITY);
+        break;
+      default:
+        break;
+    }
     return ParseNumber();
   }
 
-  Result<Value> ParseObject(int depth) {
-    ++pos_;  // '{'
-    Value obj = Value::MakeObject();
-    SkipSpace();
-    if (Consume("}")) return obj;
-    for (;;) {
-      SkipSpace();
-      if (pos_ >= s_.size() || s_[pos_] != '"') return Error("expected a string key");
-      KERCHUNK_ASSIGN_OR_RETURN(std::string key, ParseString());
-      SkipSpace();
-      if (!Consume(":")) return Error("expected ':'");
-      KERCHUNK_ASSIGN_OR_RETURN(Value v, ParseValue(depth + 1));
-      obj.Set(key, std::move(v));  // a repeated key keeps the last value, as Python does
-      SkipSpace();
-      if (Consume("}")) return obj;
-      if (!Consume(",")) return Error("expected ',' or '}'");
-    }
-  }
-
-  Result<Value> ParseArray(int depth) {
-    ++pos_;  // '['
-    Value arr = Value::MakeArray();
-    SkipSpace();
-    if (Consume("]")) return arr;
-    for (;;) {
-      KERCHUNK_ASSIGN_OR_RETURN(Value v, ParseValue(depth + 1));
-      arr.Push(std::move(v));
-      SkipSpace();
-      if (Consume("]")) return arr;
-      if (!Consume(",")) return Error("expected ',' or ']'");
-    }
-  }
-
-  Result<uint32_t> ParseHex4() {
-    if (pos_ + 4 > s_.size()) return Error("truncated \\u escape");
-    uint32_t v = 0;
-    auto [end, ec] = std::from_chars(s_.data() + pos_, s_.data() + pos_ + 4, v, 16);
-    if (ec != std::errc() || end != s_.data() + pos_ + 4) return Error("bad \\u escape");
-    pos_ += 4;
+  Value ParseStringValue() {
+    Value v;
+    v.type_ = Value::Type::kString;
+    new (&v.string_) std::string();
+    ParseString(v.string_);
     return v;
   }
 
-  Result<std::string> ParseString() {
-    ++pos_;  // '"'
-    std::string out;
+  Value ParseObject(int depth) {
+    ++pos_;  // '{'
+    Value obj = Value::MakeObject();
+    SkipSpace();
+    if (Consume('}')) return obj;
+    size_t base = stacks_.members.size();
+    bool sorted = true;
     for (;;) {
-      // Attribute texts are long runs of plain characters: copy each run at once.
-      size_t run = pos_;
-      while (run < s_.size() && s_[run] != '"' && s_[run] != '\\' &&
-             static_cast<unsigned char>(s_[run]) >= 0x20) {
-        ++run;
+      SkipSpace();
+      if (pos_ >= s_.size() || s_[pos_] != '"') {
+        Fail("expected a string key");
+        return obj;
       }
-      out.append(s_.data() + pos_, run - pos_);
-      pos_ = run;
-      if (pos_ >= s_.size()) return Error("unterminated string");
-      char c = s_[pos_++];
-      if (c == '"') return out;
-      if (static_cast<unsigned char>(c) < 0x20) return Error("control character in string");
-      if (c != '\\') {
-        out += c;
-        continue;
+      std::string key;
+      if (!ParseString(key)) return obj;
+      SkipSpace();
+      if (!Consume(':')) {
+        Fail("expected ':'");
+        return obj;
       }
-      if (pos_ >= s_.size()) return Error("unterminated escape");
-      char e = s_[pos_++];
-      switch (e) {
-        case '"':
-        case '\\':
-        case '/':
-          out += e;
-          break;
-        case 'b':
-          out += '\b';
-          break;
-        case 'f':
-          out += '\f';
-          break;
-        case 'n':
-          out += '\n';
-          break;
-        case 'r':
-          out += '\r';
-          break;
-        case 't':
-          out += '\t';
-          break;
-        case 'u': {
-          KERCHUNK_ASSIGN_OR_RETURN(uint32_t cp, ParseHex4());
-          if (cp >= 0xD800 && cp < 0xDC00 && s_.substr(pos_, 2) == "\\u") {
-            pos_ += 2;
-            KERCHUNK_ASSIGN_OR_RETURN(uint32_t lo, ParseHex4());
-            if (lo >= 0xDC00 && lo < 0xE000) {
-              cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
-            } else {
-              AppendUtf8(out, cp);
-              cp = lo;
-            }
-          }
-          AppendUtf8(out, cp);
-          break;
-        }
-        default:
-          return Error("unknown escape");
+      Value v = ParseValue(depth + 1);
+      if (failed_) return obj;
+      auto& members = stacks_.members;
+      if (members.size() > base && !(members.back().first < key)) sorted = false;
+      members.emplace_back(std::move(key), std::move(v));
+      SkipSpace();
+      if (Consume('}')) {
+        TakeMembers(base, sorted, obj.object_);
+        return obj;
+      }
+      if (!Consume(',')) {
+        Fail("expected ',' or '}'");
+        return obj;
       }
     }
   }
 
-  Result<Value> ParseNumber() {
+  Value ParseArray(int depth) {
+    ++pos_;  // '['
+    Value arr = Value::MakeArray();
+    SkipSpace();
+    if (Consume(']')) return arr;
+    size_t base = stacks_.items.size();
+    for (;;) {
+      Value v = ParseValue(depth + 1);
+      if (failed_) return arr;
+      stacks_.items.push_back(std::move(v));
+      SkipSpace();
+      if (Consume(']')) {
+        TakeFromStack(stacks_.items, base, arr.array_);
+        return arr;
+      }
+      if (!Consume(',')) {
+        Fail("expected ',' or ']'");
+        return arr;
+      }
+    }
+  }
+
+  void TakeMembers(size_t base, bool sorted, Value::Object& out) {
+    TakeFromStack(stacks_.members, base, out);
+    if (!sorted) SortKeepingLast(out);  // a repeated key keeps the last value, as Python does
+  }
+
+  template <typename T>
+  static void TakeFromStack(std::vector<T>& stack, size_t base, std::vector<T>& out) {
+    auto first = stack.begin() + static_cast<std::ptrdiff_t>(base);
+    out.assign(std::make_move_iterator(first), std::make_move_iterator(stack.end()));
+    stack.erase(first, stack.end());
+  }
+
+  bool ParseHex4(uint32_t& v) {
+    if (pos_ + 4 > s_.size()) {
+      Fail("truncated \\u escape");
+      return false;
+    }
+    auto [end, ec] = std::from_chars(s_.data() + pos_, s_.data() + pos_ + 4, v, 16);
+    if (ec != std::errc() || end != s_.data() + pos_ + 4) {
+      Fail("bad \\u escape");
+      return false;
+    }
+    pos_ += 4;
+    return true;
+  }
+
+  // The end of the run of bytes from `i` that need no decoding: scanning eight bytes at a time
+  // is what makes long attribute texts cheap.
+  size_t PlainRunEnd(size_t i) const {
+    while (i + 8 <= s_.size()) {
+      uint64_t word;
+      std::memcpy(&word, s_.data() + i, 8);
+      if (HasSpecialByte(word)) break;
+      i += 8;
+    }
+    while (i < s_.size() && s_[i] != '"' && s_[i] != '\\' &&
+           static_cast<unsigned char>(s_[i]) >= 0x20) {
+      ++i;
+    }
+    return i;
+  }
+
+  // Whether any byte of `word` is a quote, a backslash or a control character (the classic
+  // "has zero byte" and "has byte less than" bit tricks, exact as a yes/no answer).
+  static bool HasSpecialByte(uint64_t word) {
+    constexpr uint64_t kOnes = 0x0101010101010101, kHighs = 0x8080808080808080;
+    auto has_zero = [](uint64_t x) { return (x - kOnes) & ~x & kHighs; };
+    uint64_t quote = has_zero(word ^ (kOnes * '"'));
+    uint64_t backslash = has_zero(word ^ (kOnes * '\\'));
+    uint64_t control = (word - kOnes * 0x20) & ~word & kHighs;
+    return (quote | backslash | control) != 0;
+  }
+
+  // Appends the string at pos_ (its opening quote) to `out`.
+  bool ParseString(std::string& out) {
+    ++pos_;  // '"'
+    for (;;) {
+      // Attribute texts are long runs of plain characters: copy each run at once.
+      size_t run = PlainRunEnd(pos_);
+      out.append(s_.data() + pos_, run - pos_);
+      pos_ = run;
+      if (pos_ >= s_.size()) {
+        Fail("unterminated string");
+        return false;
+      }
+      char c = s_[pos_++];
+      if (c == '"') return true;
+      if (static_cast<unsigned char>(c) < 0x20) {
+        Fail("control character in string");
+        return false;
+      }
+      if (!ParseEscape(out)) return false;
+    }
+  }
+
+  // Appends the character escaped after the backslash just read.
+  bool ParseEscape(std::string& out) {
+    if (pos_ >= s_.size()) {
+      Fail("unterminated escape");
+      return false;
+    }
+    char e = s_[pos_++];
+    switch (e) {
+      case '"':
+      case '\\':
+      case '/':
+        out += e;
+        return true;
+      case 'b':
+        out += '\b';
+        return true;
+      case 'f':
+        out += '\f';
+        return true;
+      case 'n':
+        out += '\n';
+        return true;
+      case 'r':
+        out += '\r';
+        return true;
+      case 't':
+        out += '\t';
+        return true;
+      case 'u':
+        return ParseUnicodeEscape(out);
+      default:
+        Fail("unknown escape");
+        return false;
+    }
+  }
+
+  // A high surrogate followed by a low one is one code point; any other is kept as it is.
+  bool ParseUnicodeEscape(std::string& out) {
+    uint32_t cp;
+    if (!ParseHex4(cp)) return false;
+    if (cp >= 0xD800 && cp < 0xDC00 && s_.substr(pos_, 2) == "\\u") {
+      pos_ += 2;
+      uint32_t lo;
+      if (!ParseHex4(lo)) return false;
+      if (lo >= 0xDC00 && lo < 0xE000) {
+        cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
+      } else {
+        AppendUtf8(out, cp);
+        cp = lo;
+      }
+    }
+    AppendUtf8(out, cp);
+    return true;
+  }
+
+  Value ParseNumber() {
     size_t start = pos_;
     if (pos_ < s_.size() && s_[pos_] == '-') ++pos_;
     bool is_float = false;
@@ -502,7 +771,8 @@ class Parser {
     std::string_view text = s_.substr(start, pos_ - start);
     if (text.empty() || text == "-") {
       pos_ = start;
-      return Error("expected a value");
+      Fail("expected a value");
+      return Value();
     }
     const char* b = text.data();
     const char* e = b + text.size();
@@ -522,18 +792,25 @@ class Parser {
     }
     if (r.ec != std::errc() || r.ptr != e) {
       pos_ = start;
-      return Error("malformed number");
+      Fail("malformed number");
+      return Value();
     }
     return Value::Double(d);
   }
 
   std::string_view s_;
   size_t pos_ = 0;
+  ParseStacks& stacks_;
+  bool failed_ = false;
+  Status error_;
 };
 
-}  // namespace
+}  // namespace detail
 
-Result<Value> Value::Parse(std::string_view text) { return Parser(text).ParseDocument(); }
+Result<Value> Value::Parse(std::string_view text) {
+  thread_local detail::ParseStacks stacks;
+  return detail::Parser(text, stacks).ParseDocument();
+}
 
 void AppendUtf8(std::string& out, uint32_t cp) {
   if (cp < 0x80) {

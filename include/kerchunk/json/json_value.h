@@ -18,6 +18,10 @@
 
 namespace kerchunk::json {
 
+namespace detail {
+class Parser;
+}
+
 class Value {
  public:
   enum class Type : uint8_t { kNull, kBool, kInt, kUint, kDouble, kString, kArray, kObject };
@@ -25,7 +29,15 @@ class Value {
   using Member = std::pair<std::string, Value>;
   using Object = std::vector<Member>;  // sorted by key
 
-  Value() = default;  // null
+  Value() noexcept : uint_(0) {}  // null
+  Value(const Value& other);
+  Value(Value&& other) noexcept;
+  Value& operator=(const Value& other);
+  Value& operator=(Value&& other) noexcept;
+  ~Value() {
+    if (type_ >= Type::kString) DestroyPayload();
+  }
+
   static Value Null() { return Value(); }
   static Value Bool(bool b);
   static Value Int(int64_t i);
@@ -45,8 +57,9 @@ class Value {
   bool is_array() const { return type_ == Type::kArray; }
   bool is_object() const { return type_ == Type::kObject; }
 
-  bool as_bool() const { return bool_; }
-  int64_t as_int() const { return int_; }
+  // Accessors of another type answer false, 0 or an empty string, array or object.
+  bool as_bool() const { return type_ == Type::kBool && bool_; }
+  int64_t as_int() const { return type_ == Type::kInt ? int_ : 0; }
   /// A non-negative integer (kInt >= 0 or kUint); 0 for anything else.
   uint64_t as_uint() const {
     if (type_ == Type::kUint) return uint_;
@@ -54,19 +67,21 @@ class Value {
   }
   /// Any number as a double.
   double as_double() const;
-  const std::string& as_string() const { return string_; }
-  const Array& as_array() const { return array_; }
-  Array& as_array() { return array_; }
-  const Object& as_object() const { return object_; }
+  const std::string& as_string() const { return is_string() ? string_ : EmptyString(); }
+  const Array& as_array() const { return is_array() ? array_ : EmptyArray(); }
+  /// Of another type: an empty array whose edits are discarded.
+  Array& as_array() { return is_array() ? array_ : ScratchArray(); }
+  const Object& as_object() const { return is_object() ? object_ : EmptyObject(); }
 
   /// Object member lookup (nullptr when absent or not an object).
   const Value* Find(std::string_view key) const;
   Value* Find(std::string_view key);
-  /// Sets an object member, keeping keys sorted. The value must be an object.
+  /// Sets an object member, keeping keys sorted. The value must be an object (on another type
+  /// `v` is discarded).
   Value& Set(std::string_view key, Value v);
   /// Removes an object member; returns whether it existed.
   bool Erase(std::string_view key);
-  /// Appends to an array.
+  /// Appends to an array (on another type `v` is discarded).
   Value& Push(Value v);
 
   /// Compact text with sorted keys and Python-compatible numbers.
@@ -82,14 +97,26 @@ class Value {
   bool operator==(const Value& other) const;
 
  private:
+  friend class detail::Parser;  // builds arrays and objects in place
+
+  static const std::string& EmptyString();
+  static const Array& EmptyArray();
+  static const Object& EmptyObject();
+  static Array& ScratchArray();
+  void DestroyPayload() noexcept;
+
+  // Only the member named by type_ is alive: a document is mostly small scalars and strings, so
+  // a Value is 40 bytes instead of the 112 that all of them side by side took.
   Type type_ = Type::kNull;
-  bool bool_ = false;
-  int64_t int_ = 0;
-  uint64_t uint_ = 0;
-  double double_ = 0;
-  std::string string_;
-  Array array_;
-  Object object_;
+  union {
+    bool bool_;
+    int64_t int_;
+    uint64_t uint_;
+    double double_;
+    std::string string_;
+    Array array_;
+    Object object_;
+  };
 };
 
 /// Appends `s` (UTF-8) as a quoted JSON string written as Python's json.dumps does by default
