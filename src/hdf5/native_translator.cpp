@@ -252,14 +252,14 @@ Status TranslateDataset(NativeContext& context, const DataObject& o, const std::
     return OkStatus();
   }
   if (f.type.size > kMaxElementBytes) {
-    // Skipped or refused; never inlined, which would ask libhdf5 for elements of that size.
+    // Skipped or refused as the policy says; never inlined, which would ask libhdf5 for elements
+    // of that size.
     const std::string reason = fmt::format("an element of {} bytes, more than the {} a scan takes",
                                            f.type.size, kMaxElementBytes);
-    if (context.options->on_unsupported == OnUnsupported::kSkip) {
-      return *RefuseOrSkip(*context.options, *context.result, path, reason);
-    }
+    std::optional<Status> done = RefuseOrSkip(*context.options, *context.result, path, reason);
+    if (done && done->ok()) return OkStatus();
     context.policy_error = true;
-    return UnsupportedError("dataset /{}: {}", path, reason);
+    return done ? *done : UnsupportedError("dataset /{}: {}", path, reason);
   }
   if (f.layout.layout_class == LayoutClass::kVirtual) {
     return HandleUnsupported(context, path, "virtual dataset layout");
