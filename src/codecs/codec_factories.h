@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -39,5 +40,20 @@ Result<std::shared_ptr<const Codec>> MakeFixedScaleOffset(double scale, double o
 Status SizeMismatch(std::string_view codec, DecodedSize size, uint64_t got);
 /// Checks a finished decode's output size against `size`.
 Status CheckDecodedSize(std::string_view codec, DecodedSize size, uint64_t got);
+
+/// Collects the bytes of `spans` (sorted, disjoint) from a decode's output as it arrives in
+/// pieces, for Codec::DecodeSpans.
+class SpanCollector {
+ public:
+  explicit SpanCollector(std::span<const ByteSpan> spans);
+  /// `piece` is the output from byte `at` on; pieces arrive in order.
+  void Take(uint64_t at, std::string_view piece);
+  std::string Finish() && { return std::move(out_); }
+
+ private:
+  std::span<const ByteSpan> spans_;
+  size_t next_ = 0;
+  std::string out_;
+};
 
 }  // namespace kerchunk::codecs::internal

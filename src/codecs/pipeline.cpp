@@ -89,15 +89,27 @@ Result<std::string> Pipeline::DecodeSteps(std::string_view stored, uint64_t expe
     }
     return std::string(stored.substr(0, keep));
   }
+  for (size_t k = 0; k < n; ++k) {
+    if (!output_size[k]) {
+      return UnsupportedError("{} decodes to an unknown size (a compressor comes after it)",
+                              codecs_[k]->id());
+    }
+  }
+  // When the last step needs only parts of its input for the kept prefix (shuffle), the step
+  // before it keeps only those parts: a zlib stream then passes through a small buffer instead
+  // of 4 MiB of memory that is zeroed, faulted in, written and freed.
+  std::optional<std::vector<ByteSpan>> spans;
+  if (n >= 2 && keep < expected_size) spans = codecs_[0]->PrefixInputSpans(expected_size, keep);
   std::string buffer;
   std::string_view input = stored;
   for (size_t k = n; k-- > 0;) {  // decode order: compressor first
     const Codec& codec = *codecs_[k];
-    if (!output_size[k]) {
-      return UnsupportedError("{} decodes to an unknown size (a compressor comes after it)",
-                              codec.id());
-    }
-    if (k == 0 && keep < expected_size) {  // the last step: only what the caller keeps
+    if (k == 1 && spans) {
+      KERCHUNK_ASSIGN_OR_RETURN(buffer, codec.DecodeSpans(input, *output_size[k], *spans));
+    } else if (k == 0 && spans) {  // the gathered parts decode to at least the kept prefix
+      KERCHUNK_ASSIGN_OR_RETURN(buffer, codec.Decode(input, DecodedSize::Exactly(input.size())));
+      if (buffer.size() > keep) buffer.resize(keep);
+    } else if (k == 0 && keep < expected_size) {  // the last step: only what the caller keeps
       KERCHUNK_ASSIGN_OR_RETURN(buffer, codec.DecodePrefix(input, *output_size[k], keep));
     } else {
       KERCHUNK_ASSIGN_OR_RETURN(buffer, codec.Decode(input, DecodedSize::Exactly(*output_size[k])));

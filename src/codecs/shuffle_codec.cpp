@@ -33,6 +33,20 @@ class ShuffleCodec final : public Codec {
     return out;
   }
 
+  // Byte plane k holds byte k of every element, so the first E elements are, in each plane, the
+  // E bytes at its start; gathered plane after plane they are those elements shuffled.
+  std::optional<std::vector<ByteSpan>> PrefixInputSpans(uint64_t size,
+                                                        uint64_t keep) const override {
+    const uint64_t element = std::max<uint64_t>(elementsize_, 1);
+    if (keep >= size || size % element != 0) return std::nullopt;
+    const uint64_t count = size / element;
+    const uint64_t elements = (keep + element - 1) / element;
+    std::vector<ByteSpan> spans;
+    spans.reserve(element);
+    for (uint64_t k = 0; k < element; ++k) spans.push_back({k * count, elements});
+    return spans;
+  }
+
   Result<std::string> Encode(std::string_view raw) const override {
     KERCHUNK_RETURN_IF_ERROR(CheckWholeElements(raw.size()));
     return Shuffle(raw);

@@ -3,6 +3,7 @@
 #include <zlib.h>
 
 #include <algorithm>
+#include <memory>
 
 #include "codecs/adler32.h"
 #include "codecs/codec_factories.h"
@@ -82,35 +83,97 @@ Status InflateOne(std::string_view id, std::string_view& in, std::string& out, u
   return OkStatus();
 }
 
-// One zlib-format stream: the 2-byte header and the 4-byte Adler-32 trailer are checked here
-// and the deflate data between them is inflated raw, because zlib's own check of the trailer
-// sums one byte at a time (a third of the scan of a 4 MiB coordinate chunk). Same checks, same
-// failures as inflate with the zlib wrapper.
-Status InflateZlibStream(std::string_view id, std::string_view& in, std::string& out,
-                         uint64_t& produced, uint64_t limit) {
+// The zlib format's 2-byte header (RFC 1950, 2.2), checked as inflate's wrapper checks it and
+// removed from `in`.
+Status ReadZlibHeader(std::string_view id, std::string_view& in) {
   if (in.size() < 2) return DataLossError("{}: stream is truncated after 0 decoded bytes", id);
   auto cmf = static_cast<unsigned char>(in[0]);
   auto flg = static_cast<unsigned char>(in[1]);
-  if ((cmf * 256u + flg) % 31 != 0)
+  if ((cmf * 256u + flg) % 31 != 0) {
     return DataLossError("{}: corrupt stream: incorrect header check", id);
+  }
   if ((cmf & 0x0F) != Z_DEFLATED) {
     return DataLossError("{}: corrupt stream: unknown compression method", id);
   }
-  if ((cmf >> 4) + 8 > MAX_WBITS)
+  if ((cmf >> 4) + 8 > MAX_WBITS) {
     return DataLossError("{}: corrupt stream: invalid window size", id);
+  }
   if ((flg & 0x20) != 0) return DataLossError("{}: corrupt stream: needs a preset dictionary", id);
   in.remove_prefix(2);
-  uint64_t start = produced;
-  KERCHUNK_RETURN_IF_ERROR(InflateOne(id, in, out, produced, limit, kRawWindowBits));
+  return OkStatus();
+}
+
+// The 4-byte big-endian Adler-32 after the deflate data, compared with `computed` and removed
+// from `in`.
+Status CheckZlibTrailer(std::string_view id, std::string_view& in, uint32_t computed,
+                        uint64_t produced) {
   if (in.size() < 4) {
     return DataLossError("{}: stream is truncated after {} decoded bytes", id, produced);
   }
   const auto* t = reinterpret_cast<const unsigned char*>(in.data());
   uint32_t stored = uint32_t{t[0]} << 24 | uint32_t{t[1]} << 16 | uint32_t{t[2]} << 8 | t[3];
-  uint32_t computed = Adler32(1, std::string_view(out).substr(start, produced - start));
   if (stored != computed) return DataLossError("{}: corrupt stream: incorrect data check", id);
   in.remove_prefix(4);
   return OkStatus();
+}
+
+// One zlib-format stream: header and trailer are checked here and the deflate data between
+// them is inflated raw, because zlib's own check of the trailer sums one byte at a time (a third
+// of the scan of a 4 MiB coordinate chunk). Same checks, same failures as inflate with the zlib
+// wrapper.
+Status InflateZlibStream(std::string_view id, std::string_view& in, std::string& out,
+                         uint64_t& produced, uint64_t limit) {
+  KERCHUNK_RETURN_IF_ERROR(ReadZlibHeader(id, in));
+  uint64_t start = produced;
+  KERCHUNK_RETURN_IF_ERROR(InflateOne(id, in, out, produced, limit, kRawWindowBits));
+  return CheckZlibTrailer(id, in, Adler32(1, std::string_view(out).substr(start, produced - start)),
+                          produced);
+}
+
+// A zlib stream decoded through a buffer of this size when only some of its bytes are kept.
+constexpr uInt kSpanBufferBytes = 64 * 1024;
+
+// The bytes of `spans` of one zlib stream of exactly `size` decoded bytes. The whole stream is
+// inflated and its checksum checked, but only the spans are kept.
+Result<std::string> InflateZlibSpans(std::string_view id, std::string_view in, uint64_t size,
+                                     std::span<const ByteSpan> spans) {
+  KERCHUNK_RETURN_IF_ERROR(ReadZlibHeader(id, in));
+  InflateStream stream;
+  if (!stream.Start(kRawWindowBits)) return InternalError("{}: inflateInit2 failed", id);
+  z_stream& zs = stream.zs();
+  zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(in.data()));
+  uint64_t in_left = in.size();
+  auto buffer = std::make_unique<char[]>(kSpanBufferBytes);
+  SpanCollector collector(spans);
+  uint64_t produced = 0;
+  uint32_t adler = 1;
+  while (true) {
+    if (zs.avail_in == 0 && in_left > 0) {  // avail_in is 32-bit: feed in pieces
+      zs.avail_in = static_cast<uInt>(std::min<uint64_t>(in_left, UINT32_MAX));
+      in_left -= zs.avail_in;
+    }
+    zs.next_out = reinterpret_cast<Bytef*>(buffer.get());
+    zs.avail_out = kSpanBufferBytes;
+    int rc = inflate(&zs, Z_NO_FLUSH);
+    std::string_view piece(buffer.get(), kSpanBufferBytes - zs.avail_out);
+    if (piece.size() > size - produced) {
+      return DataLossError("{}: stream decodes to more than {} bytes", id, size);
+    }
+    adler = Adler32(adler, piece);
+    collector.Take(produced, piece);
+    produced += piece.size();
+    if (rc == Z_STREAM_END) break;
+    if (rc == Z_OK) continue;
+    if (rc == Z_BUF_ERROR && zs.avail_in == 0 && in_left == 0) {
+      return DataLossError("{}: stream is truncated after {} decoded bytes", id, produced);
+    }
+    return DataLossError("{}: corrupt stream: {}", id,
+                         zs.msg ? zs.msg : "inflate error " + std::to_string(rc));
+  }
+  in.remove_prefix(in.size() - in_left - zs.avail_in);
+  KERCHUNK_RETURN_IF_ERROR(CheckZlibTrailer(id, in, adler, produced));
+  KERCHUNK_RETURN_IF_ERROR(CheckDecodedSize(id, DecodedSize::Exactly(size), produced));
+  return std::move(collector).Finish();
 }
 
 // zlib: one stream, trailing bytes ignored (as Python's zlib.decompress, which numcodecs uses).
@@ -162,6 +225,11 @@ class ZlibCodec final : public Codec {
   std::string_view id() const override { return gzip_ ? "gzip" : "zlib"; }
   Result<std::string> Decode(std::string_view encoded, DecodedSize size) const override {
     return Inflate(id(), encoded, size, gzip_ ? kGzipWindowBits : kZlibWindowBits);
+  }
+  Result<std::string> DecodeSpans(std::string_view encoded, uint64_t size,
+                                  std::span<const ByteSpan> spans) const override {
+    if (gzip_) return Codec::DecodeSpans(encoded, size, spans);
+    return InflateZlibSpans(id(), encoded, size, spans);
   }
   Result<std::string> Encode(std::string_view raw) const override {
     if (raw.size() > UINT32_MAX) return UnsupportedError("{}: input over 4 GiB", id());

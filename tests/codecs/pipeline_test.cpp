@@ -153,29 +153,105 @@ TEST(PipelineTest, RandomFilterChainsRoundTrip) {
 
 // DecodePrefix is Decode cut short, for every element size the shuffle special-cases and others,
 // every prefix length (none, part of an element, all), alone and under a compressor.
+// Under a compressor the shuffle's byte planes are gathered from the compressor's output as it
+// streams (Codec::DecodeSpans): chunks above the 64 KiB streaming buffer split the planes.
 TEST(PipelineTest, DecodePrefixIsThePrefixOfDecode) {
   std::mt19937_64 rng(7);
   for (int elementsize : {1, 2, 3, 4, 8, 16}) {
-    for (const char* compressor : {"null", R"({"id": "zlib", "level": 1})"}) {
-      std::string filters =
-          R"([{"id": "shuffle", "elementsize": )" + std::to_string(elementsize) + "}]";
-      auto p = Pipeline::FromConfigs(*json::Value::Parse(compressor), *json::Value::Parse(filters),
-                                     "|V" + std::to_string(elementsize));
-      ASSERT_TRUE(p.ok()) << p.status().ToString();
-      std::string raw(static_cast<size_t>(elementsize) * (1 + rng() % 300), '\0');
-      for (auto& c : raw) c = static_cast<char>(rng());
-      auto stored = p->Encode(raw);
-      ASSERT_TRUE(stored.ok());
-      for (uint64_t keep : {uint64_t{0}, uint64_t{1}, uint64_t(elementsize) + 1,
-                            uint64_t(raw.size() / 2), uint64_t(raw.size()), UINT64_MAX}) {
-        auto prefix = p->DecodePrefix(*stored, raw.size(), keep);
-        ASSERT_TRUE(prefix.ok()) << prefix.status().ToString();
-        EXPECT_EQ(*prefix, raw.substr(0, keep)) << elementsize << " " << compressor << " " << keep;
+    for (const char* compressor :
+         {"null", R"({"id": "zlib", "level": 1})", R"({"id": "gzip", "level": 1})",
+          R"({"id": "zstd", "level": 1})"}) {
+      for (uint64_t elements : {1 + rng() % 300, 20000 + rng() % 30000}) {
+        std::string filters =
+            R"([{"id": "shuffle", "elementsize": )" + std::to_string(elementsize) + "}]";
+        auto p =
+            Pipeline::FromConfigs(*json::Value::Parse(compressor), *json::Value::Parse(filters),
+                                  "|V" + std::to_string(elementsize));
+        ASSERT_TRUE(p.ok()) << p.status().ToString();
+        std::string raw(static_cast<size_t>(elementsize) * elements, '\0');
+        // Runs of repeated bytes so that compressed streams are short and fill the buffer fast.
+        for (size_t i = 0; i < raw.size(); ++i)
+          raw[i] = static_cast<char>(i % 7 == 0 ? rng() : i / 64);
+        auto stored = p->Encode(raw);
+        ASSERT_TRUE(stored.ok());
+        for (uint64_t keep :
+             {uint64_t{0}, uint64_t{1}, uint64_t(elementsize) + 1, uint64_t(raw.size() / 2),
+              uint64_t(raw.size() - 1), uint64_t(raw.size()), UINT64_MAX}) {
+          auto prefix = p->DecodePrefix(*stored, raw.size(), keep);
+          ASSERT_TRUE(prefix.ok()) << prefix.status().ToString();
+          EXPECT_EQ(*prefix, raw.substr(0, keep))
+              << elementsize << " " << compressor << " " << keep;
+        }
+        // The checks are Decode's: a wrong expected size is refused, whatever is kept.
+        EXPECT_EQ(p->DecodePrefix(*stored, raw.size() + elementsize, 1).status().code(),
+                  StatusCode::kDataLoss);
+        EXPECT_EQ(p->DecodePrefix(*stored, raw.size() - elementsize, 1).status().code(),
+                  StatusCode::kDataLoss);
       }
-      // The checks are Decode's: a wrong expected size is refused, whatever is kept.
-      EXPECT_EQ(p->DecodePrefix(*stored, raw.size() + elementsize, 1).status().code(),
-                StatusCode::kDataLoss);
     }
+  }
+}
+
+// Only a prefix is kept, but the whole stream is still decoded and checked: a damaged checksum,
+// a truncation or a flipped byte anywhere is DataLoss as for Decode.
+TEST(PipelineTest, DecodePrefixChecksTheWholeStream) {
+  auto p =
+      Pipeline::FromConfigs(*json::Value::Parse(R"({"id": "zlib", "level": 6})"),
+                            *json::Value::Parse(R"([{"id": "shuffle", "elementsize": 8}])"), "<f8");
+  ASSERT_TRUE(p.ok());
+  const std::string raw = Doubles(300000);
+  std::string stored = *p->Encode(raw);
+  ASSERT_EQ(*p->DecodePrefix(stored, raw.size(), 80), raw.substr(0, 80));
+  std::string bad_sum = stored;
+  bad_sum.back() = static_cast<char>(bad_sum.back() ^ 1);
+  auto r = p->DecodePrefix(bad_sum, raw.size(), 80);
+  EXPECT_EQ(r.status().code(), StatusCode::kDataLoss);
+  EXPECT_THAT(r.status().message(), HasSubstr("incorrect data check"));
+  for (size_t cut : {stored.size() - 1, stored.size() - 4, stored.size() / 2, size_t{3}}) {
+    EXPECT_EQ(p->DecodePrefix(stored.substr(0, cut), raw.size(), 80).status().code(),
+              StatusCode::kDataLoss)
+        << cut;
+  }
+  std::mt19937_64 rng(3);
+  for (int trial = 0; trial < 50; ++trial) {
+    std::string bad = stored;
+    bad[2 + rng() % (bad.size() - 2)] ^= static_cast<char>(1 + rng() % 255);
+    auto full = p->Decode(bad, raw.size());
+    auto prefix = p->DecodePrefix(bad, raw.size(), 80);
+    EXPECT_EQ(full.ok(), prefix.ok()) << trial;
+    if (!full.ok()) {
+      EXPECT_EQ(prefix.status().code(), StatusCode::kDataLoss) << trial;
+    }
+  }
+}
+
+// DecodeSpans, streamed (zlib) or decoded whole (the default), is the concatenation of the spans
+// of Decode, whatever the spans: empty, across buffer boundaries, at the ends.
+TEST(PipelineTest, DecodeSpansGathersTheSpansOfDecode) {
+  std::mt19937_64 rng(13);
+  std::string raw(300000, '\0');
+  for (size_t i = 0; i < raw.size(); ++i) raw[i] = static_cast<char>(i % 5 == 0 ? rng() : i / 100);
+  for (const char* config : {R"({"id": "zlib", "level": 1})", R"({"id": "zstd", "level": 1})"}) {
+    auto codec = *MakeCodec(*json::Value::Parse(config));
+    std::string stored = *codec->Encode(raw);
+    for (int trial = 0; trial < 40; ++trial) {
+      std::vector<ByteSpan> spans;
+      std::string expected;
+      uint64_t at = rng() % 3 == 0 ? 0 : rng() % 70000;
+      while (at < raw.size()) {
+        uint64_t length = std::min<uint64_t>(raw.size() - at, rng() % 3 == 0 ? 0 : rng() % 90000);
+        spans.push_back({at, length});
+        expected += raw.substr(at, length);
+        at += length + rng() % 100000;
+      }
+      auto got = codec->DecodeSpans(stored, raw.size(), spans);
+      ASSERT_TRUE(got.ok()) << got.status().ToString();
+      EXPECT_EQ(*got, expected) << config << " trial " << trial;
+    }
+    EXPECT_EQ(codec->DecodeSpans(stored, raw.size() + 1, {}).status().code(),
+              StatusCode::kDataLoss);
+    EXPECT_EQ(codec->DecodeSpans(stored, raw.size() - 1, {}).status().code(),
+              StatusCode::kDataLoss);
   }
 }
 

@@ -9,8 +9,10 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "kerchunk/json/json_value.h"
 #include "kerchunk/util/status.h"
@@ -24,6 +26,12 @@ struct DecodedSize {
 
   static DecodedSize Exactly(uint64_t n) { return {n, true}; }
   static DecodedSize AtMost(uint64_t n) { return {n, false}; }
+};
+
+/// A byte range of one decode step's output.
+struct ByteSpan {
+  uint64_t offset = 0;
+  uint64_t length = 0;
 };
 
 /// What a codec may need to know about the array it encodes (from the .zarray).
@@ -53,6 +61,23 @@ class Codec {
     KERCHUNK_ASSIGN_OR_RETURN(std::string out, Decode(encoded, DecodedSize::Exactly(size)));
     if (out.size() > keep) out.resize(keep);
     return out;
+  }
+
+  /// The bytes of Decode(encoded, DecodedSize::Exactly(size)) in `spans` (sorted, disjoint,
+  /// within `size`), concatenated, after the same checks: a stream is still decoded and checked
+  /// to its end. A codec that decodes sequentially (zlib) passes its output through a small
+  /// buffer instead of holding all `size` bytes.
+  virtual Result<std::string> DecodeSpans(std::string_view encoded, uint64_t size,
+                                          std::span<const ByteSpan> spans) const;
+
+  /// Spans of this codec's input whose concatenation this codec decodes into output that starts
+  /// with the first `keep` of the `size` bytes Decode would give; nullopt when it needs all its
+  /// input. Shuffle: the first elements' bytes of each byte plane are the shuffled first
+  /// elements, so the step before it need only produce those.
+  virtual std::optional<std::vector<ByteSpan>> PrefixInputSpans(uint64_t size,
+                                                                uint64_t keep) const {
+    (void)size, (void)keep;
+    return std::nullopt;
   }
 
   /// Encodes `raw` as numcodecs would with the same configuration.
