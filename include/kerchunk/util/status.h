@@ -176,10 +176,13 @@ class [[nodiscard]] Result {
 };
 
 namespace internal {
-inline Status AsStatus(Status s) { return s; }
+// The error of a failed Status or Result held by KERCHUNK_RETURN_IF_ERROR. Called only after
+// ok() said false, so a successful call never builds a Status (the byte reader's checks run
+// millions of times per scan).
+inline Status TakeStatus(Status&& s) { return std::move(s); }
 template <typename T>
-Status AsStatus(const Result<T>& r) {
-  return r.status();
+Status TakeStatus(Result<T>&& r) {
+  return std::move(r).status();
 }
 }  // namespace internal
 
@@ -189,11 +192,14 @@ Status AsStatus(const Result<T>& r) {
 #define KERCHUNK_CONCAT(a, b) KERCHUNK_CONCAT_INNER(a, b)
 
 /// Returns the Status of `expr` (a Status or a Result) from the enclosing function on error.
-#define KERCHUNK_RETURN_IF_ERROR(expr)                                                          \
-  do {                                                                                          \
-    if (auto kerchunk_status_ = ::kerchunk::internal::AsStatus(expr); !kerchunk_status_.ok()) { \
-      return kerchunk_status_;                                                                  \
-    }                                                                                           \
+// `expr` is held by value: a returned Status or Result is elided into it, and an rvalue
+// reference (Status::Annotate on a temporary returns one) must not outlive its temporary.
+#define KERCHUNK_RETURN_IF_ERROR(expr)                                      \
+  do {                                                                      \
+    auto kerchunk_status_ = (expr);                                         \
+    if (!kerchunk_status_.ok()) [[unlikely]] {                              \
+      return ::kerchunk::internal::TakeStatus(std::move(kerchunk_status_)); \
+    }                                                                       \
   } while (false)
 
 /// `KERCHUNK_ASSIGN_OR_RETURN(auto x, F());` declares x = *F() or returns F()'s error.
