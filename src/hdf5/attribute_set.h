@@ -37,6 +37,8 @@ struct AttributeSet {
 /// `bytes` as valid UTF-8: invalid sequences become U+FFFD (HDF5 strings are not checked by
 /// the library, and JSON text must be valid Unicode).
 std::string ToValidUtf8(std::string_view bytes);
+/// The same, reusing `bytes` when they are valid already (the usual case).
+std::string ToValidUtf8(std::string&& bytes);
 
 /// h5netcdf's hidden attributes, which kerchunk does not transfer (CLASS is read but not
 /// transferred).
@@ -51,7 +53,7 @@ bool NoteAttributeName(std::string_view name, AttributeSet& set);
 
 /// A scalar string attribute as kerchunk stores it: valid UTF-8, " " for an empty fixed-length
 /// string (h5py's bytes, decoded "or ' '"), left out (nullopt) when it is "DIMENSION_SCALE".
-std::optional<json::Value> ScalarStringAttribute(std::string_view value, bool fixed_length);
+std::optional<json::Value> ScalarStringAttribute(std::string value, bool fixed_length);
 
 /// An attribute's decoded values (`count` of them, row-major over `dims`) as kerchunk stores
 /// them: left out for _FillValue (a numpy value kerchunk strips) and for a one-element

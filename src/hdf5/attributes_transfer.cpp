@@ -98,8 +98,9 @@ Result<std::optional<json::Value>> ConvertAttribute(hid_t attr, std::string_view
   if (cls == H5T_STRING) {
     KERCHUNK_ASSIGN_OR_RETURN(std::vector<std::string> strings,
                               ReadStrings(attr, type.get(), shape.count, /*is_attribute=*/true));
-    if (scalar) return ScalarStringAttribute(strings.at(0), H5Tis_variable_str(type.get()) == 0);
-    for (std::string& s : strings) values.push_back(json::Value::String(ToValidUtf8(s)));
+    if (scalar)
+      return ScalarStringAttribute(std::move(strings.at(0)), H5Tis_variable_str(type.get()) == 0);
+    for (std::string& s : strings) values.push_back(json::Value::String(ToValidUtf8(std::move(s))));
   } else if (cls == H5T_INTEGER || cls == H5T_FLOAT || cls == H5T_ENUM || cls == H5T_BITFIELD) {
     bool bool_enum = false;
     if (cls == H5T_ENUM) {

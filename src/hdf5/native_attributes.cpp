@@ -81,8 +81,9 @@ Result<std::optional<json::Value>> ConvertAttribute(NativeContext& context, cons
   if (cls == DatatypeClass::kString || a.type.IsVlenString()) {
     KERCHUNK_ASSIGN_OR_RETURN(std::vector<std::string> strings,
                               AttributeStrings(context, a, count));
-    if (scalar) return ScalarStringAttribute(strings.at(0), cls == DatatypeClass::kString);
-    for (std::string& s : strings) values.push_back(json::Value::String(ToValidUtf8(s)));
+    if (scalar)
+      return ScalarStringAttribute(std::move(strings.at(0)), cls == DatatypeClass::kString);
+    for (std::string& s : strings) values.push_back(json::Value::String(ToValidUtf8(std::move(s))));
   } else if (cls == DatatypeClass::kFixedPoint || cls == DatatypeClass::kFloatingPoint ||
              cls == DatatypeClass::kEnum || cls == DatatypeClass::kBitfield) {
     KERCHUNK_ASSIGN_OR_RETURN(values, AttributeNumbers(context, a, count));

@@ -213,14 +213,16 @@ std::optional<double> FloatValue(std::span<const std::byte> element, const Datat
 }
 
 std::string FixedStringValue(std::string_view element, StringPadding padding) {
-  std::string s;
-  if (padding == StringPadding::kNullPad) {
-    s = std::string(element);  // same type: libhdf5 copies the bytes as they are
-  } else {
-    s = ConvertFixedString(element, padding, element.size(), StringPadding::kNullPad);
+  // What ConvertFixedString(element, padding, size, kNullPad) keeps once trailing NULs go,
+  // taken without building the padded copy. Null-padded: libhdf5 copies the bytes as they are.
+  std::string_view v = element;
+  if (padding == StringPadding::kSpacePad) {
+    while (!v.empty() && v.back() == ' ') v.remove_suffix(1);
+  } else if (padding != StringPadding::kNullPad) {  // null-terminated: up to the first NUL
+    v = v.substr(0, std::min(v.find('\0'), v.size()));
   }
-  while (!s.empty() && s.back() == '\0') s.pop_back();
-  return s;
+  while (!v.empty() && v.back() == '\0') v.remove_suffix(1);
+  return std::string(v);
 }
 
 std::string ConvertFixedString(std::string_view s, StringPadding src_padding, size_t dst_size,
