@@ -295,10 +295,34 @@ bool IsValidUtf8(std::string_view s) {
   return true;
 }
 
+namespace {
+
+// Whether any of the 8 bytes of `w` needs an escape: below ' ', '"', '\\', or from DEL (0x7f) up.
+// May say yes for a word that needs none (the caller then looks byte by byte), never no for one
+// that does.
+bool WordNeedsEscape(uint64_t w) {
+  constexpr uint64_t kOnes = 0x0101010101010101ull;
+  constexpr uint64_t kHigh = 0x8080808080808080ull;
+  auto has_zero = [](uint64_t x) { return ((x - kOnes) & ~x & kHigh) != 0; };
+  const bool control = ((w - kOnes * 0x20) & ~w & kHigh) != 0;  // some byte < 0x20
+  const bool high = ((w | (w + kOnes)) & kHigh) != 0;           // some byte >= 0x7f
+  return control || high || has_zero(w ^ (kOnes * '"')) || has_zero(w ^ (kOnes * '\\'));
+}
+
+}  // namespace
+
 void AppendString(std::string& out, std::string_view s) {
   out += '"';
   size_t start = 0;  // start of the pending run of bytes that need no escape
   for (size_t i = 0; i < s.size();) {
+    if (i + 8 <= s.size()) {  // keys, URLs and attribute texts are mostly plain ASCII
+      uint64_t w;
+      std::memcpy(&w, s.data() + i, 8);
+      if (!WordNeedsEscape(w)) {
+        i += 8;
+        continue;
+      }
+    }
     unsigned char c = static_cast<unsigned char>(s[i]);
     // Python escapes everything outside ' '..'~' (DEL 0x7f too).
     if (c >= 0x20 && c < 0x7F && c != '"' && c != '\\') {

@@ -97,6 +97,24 @@ TEST(JsonValueTest, StringsEscapeAndUnescape) {
   EXPECT_FALSE(IsValidUtf8("\xed\xa0\x80")) << "surrogate";
 }
 
+// Plain text is copied 8 bytes at a time: every byte value, at every position of a text longer
+// than several words, is escaped exactly as when it stands alone.
+TEST(JsonValueTest, EveryByteIsEscapedAtEveryPosition) {
+  const std::string plain = "abcdefghijklmnopqrstuvwx";
+  for (int b = 0; b < 256; ++b) {
+    std::string alone;
+    AppendString(alone, std::string(1, static_cast<char>(b)));
+    const std::string inner = alone.substr(1, alone.size() - 2);
+    for (size_t at = 0; at <= plain.size(); ++at) {
+      std::string text = plain.substr(0, at) + static_cast<char>(b) + plain.substr(at);
+      std::string got;
+      AppendString(got, text);
+      ASSERT_EQ(got, '"' + plain.substr(0, at) + inner + plain.substr(at) + '"')
+          << "byte " << b << " at " << at;
+    }
+  }
+}
+
 TEST(JsonValueTest, MeaningEquality) {
   EXPECT_EQ(*Value::Parse("{\"a\":0,\"b\":[1.0]}"), *Value::Parse("{\"b\":[1],\"a\":0.0}"));
   EXPECT_FALSE(*Value::Parse("[1]") == *Value::Parse("[2]"));
