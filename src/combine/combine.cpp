@@ -50,8 +50,10 @@ struct Plan {
 Result<std::vector<PartView>> DescribeParts(const std::vector<ReferenceSet>& inputs,
                                             unsigned threads) {
   std::vector<std::optional<Result<PartView>>> described(inputs.size());
-  ParallelFor(inputs.size(), threads,
-              [&](size_t i) { described[i].emplace(internal::DescribePart(inputs[i], i)); });
+  internal::PartMetadataCache cache;
+  ParallelFor(inputs.size(), threads, [&](size_t i) {
+    described[i].emplace(internal::DescribePart(inputs[i], i, &cache));
+  });
   std::vector<PartView> parts;
   parts.reserve(inputs.size());
   for (auto& view : described) {

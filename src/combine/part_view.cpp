@@ -15,14 +15,17 @@ std::string Shape(const std::vector<uint64_t>& v) {
   return fmt::format("[{}]", fmt::join(v, ", "));
 }
 
-Result<json::Value> ParseAttrs(const ReferenceSet& part, const std::string& path) {
+Result<json::Value> ParseAttrs(const ReferenceSet& part, const std::string& path,
+                               PartMetadataCache* cache = nullptr) {
   std::string key = path.empty() ? ".zattrs" : path + "/.zattrs";
   const Entry* e = part.FindEntry(key);
   if (!e) return json::Value::MakeObject();
   if (e->value.kind != EntryValue::Kind::kText && e->value.kind != EntryValue::Kind::kJson) {
     return InvalidArgumentError("\"{}\": expected a JSON document", key);
   }
-  KERCHUNK_ASSIGN_OR_RETURN(json::Value attrs, json::Value::Parse(e->value.data).Annotate(key));
+  KERCHUNK_ASSIGN_OR_RETURN(
+      json::Value attrs,
+      (cache ? cache->Zattrs(e->value.data) : json::Value::Parse(e->value.data)).Annotate(key));
   if (!attrs.is_object()) return InvalidArgumentError("\"{}\": expected a JSON object", key);
   return attrs;
 }
@@ -109,7 +112,29 @@ std::string PartLabel(const ReferenceSet& part, size_t index) {
 
 Result<json::Value> PartView::GlobalAttrs() const { return ParseAttrs(*refs, "").Annotate(label); }
 
-Result<PartView> DescribePart(const ReferenceSet& part, size_t index) {
+template <typename T, typename Parse>
+Result<T> PartMetadataCache::Find(ByText<T>& map, std::string_view text, Parse parse) {
+  {
+    std::lock_guard lock(mutex_);
+    if (auto it = map.find(text); it != map.end()) return it->second;
+  }
+  Result<T> parsed = parse(text);  // outside the lock: threads parse different texts at once
+  if (parsed.ok()) {
+    std::lock_guard lock(mutex_);
+    map.emplace(std::string(text), *parsed);
+  }
+  return parsed;
+}
+
+Result<ZarrArrayMeta> PartMetadataCache::Zarray(std::string_view text) {
+  return Find(zarrays_, text, [](std::string_view t) { return ZarrArrayMeta::Parse(t); });
+}
+
+Result<json::Value> PartMetadataCache::Zattrs(std::string_view text) {
+  return Find(zattrs_, text, [](std::string_view t) { return json::Value::Parse(t); });
+}
+
+Result<PartView> DescribePart(const ReferenceSet& part, size_t index, PartMetadataCache* cache) {
   PartView view;
   view.index = index;
   view.label = PartLabel(part, index);
@@ -120,10 +145,10 @@ Result<PartView> DescribePart(const ReferenceSet& part, size_t index) {
     if (!path) continue;
     PartVariable v;
     v.path = std::string(*path);
-    auto meta = ZarrArrayMeta::Parse(e.value.data);
+    auto meta = cache ? cache->Zarray(e.value.data) : ZarrArrayMeta::Parse(e.value.data);
     if (!meta.ok()) return std::move(meta).status().Annotate(view.label + ": \"" + e.key + "\"");
     v.meta = std::move(*meta);
-    KERCHUNK_ASSIGN_OR_RETURN(v.attrs, ParseAttrs(part, v.path).Annotate(view.label));
+    KERCHUNK_ASSIGN_OR_RETURN(v.attrs, ParseAttrs(part, v.path, cache).Annotate(view.label));
     KERCHUNK_ASSIGN_OR_RETURN(v.dims, ReadDims(v.attrs, v.path).Annotate(view.label));
     if (!v.dims.empty() && v.dims.size() != v.meta.shape.size()) {
       return InvalidArgumentError("{}: variable \"{}\": {} dimension names for a rank-{} array",

@@ -4,8 +4,11 @@
 
 #include <cstdint>
 #include <map>
+#include <mutex>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "kerchunk/combine/combine.h"
@@ -42,9 +45,35 @@ struct PartView {
   Result<json::Value> GlobalAttrs() const;
 };
 
+/// Parsed .zarray and .zattrs documents by their text, shared by the parts of one combine on
+/// every thread. The files of a series repeat each other's metadata (the 33-file siconc series
+/// has 330 .zarray documents and a handful of distinct texts), and parsing them was most of
+/// describing a part. Only documents that parse are kept.
+class PartMetadataCache {
+ public:
+  Result<ZarrArrayMeta> Zarray(std::string_view text);
+  Result<json::Value> Zattrs(std::string_view text);
+
+ private:
+  struct Hash {
+    using is_transparent = void;
+    size_t operator()(std::string_view s) const { return std::hash<std::string_view>()(s); }
+  };
+  template <typename T>
+  using ByText = std::unordered_map<std::string, T, Hash, std::equal_to<>>;
+  template <typename T, typename Parse>
+  Result<T> Find(ByText<T>& map, std::string_view text, Parse parse);
+
+  std::mutex mutex_;
+  ByText<ZarrArrayMeta> zarrays_;
+  ByText<json::Value> zattrs_;
+};
+
 /// Indexes the variables (arrays with a .zarray) of `part`. InvalidArgument naming the part and
-/// key when a .zarray or .zattrs document is malformed.
-Result<PartView> DescribePart(const ReferenceSet& part, size_t index);
+/// key when a .zarray or .zattrs document is malformed. Documents are parsed through `cache`
+/// when one is given.
+Result<PartView> DescribePart(const ReferenceSet& part, size_t index,
+                              PartMetadataCache* cache = nullptr);
 
 /// "part 3 (url)" with the part's first URL, or "part 3" when it has none.
 std::string PartLabel(const ReferenceSet& part, size_t index);
