@@ -162,8 +162,10 @@ TEST(PipelineTest, DecodePrefixIsThePrefixOfDecode) {
          {"null", R"({"id": "zlib", "level": 1})", R"({"id": "gzip", "level": 1})",
           R"({"id": "zstd", "level": 1})"}) {
       for (uint64_t elements : {1 + rng() % 300, 20000 + rng() % 30000}) {
-        std::string filters =
-            R"([{"id": "shuffle", "elementsize": )" + std::to_string(elementsize) + "}]";
+        // Without shuffle (elementsize 3 here) the compressor itself gives the prefix.
+        std::string filters = elementsize == 3 ? "null"
+                                               : R"([{"id": "shuffle", "elementsize": )" +
+                                                     std::to_string(elementsize) + "}]";
         auto p =
             Pipeline::FromConfigs(*json::Value::Parse(compressor), *json::Value::Parse(filters),
                                   "|V" + std::to_string(elementsize));
