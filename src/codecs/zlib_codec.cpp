@@ -41,6 +41,27 @@ void GrowOutput(std::string& out, uint64_t limit) {
   out.resize(std::min(want, limit));
 }
 
+// Gives zlib the next piece of the input once it has used the last (avail_in is 32-bit).
+void FeedInput(z_stream& zs, uint64_t& in_left) {
+  if (zs.avail_in == 0 && in_left > 0) {
+    zs.avail_in = static_cast<uInt>(std::min<uint64_t>(in_left, UINT32_MAX));
+    in_left -= zs.avail_in;
+  }
+}
+
+// What an inflate call's return code means: true at the end of the stream, false to go on,
+// or the DataLoss error of a truncated or corrupt stream.
+Result<bool> StreamEnded(std::string_view id, int rc, const z_stream& zs, uint64_t in_left,
+                         uint64_t produced) {
+  if (rc == Z_STREAM_END) return true;
+  if (rc == Z_OK) return false;
+  if (rc == Z_BUF_ERROR && zs.avail_in == 0 && in_left == 0) {
+    return DataLossError("{}: stream is truncated after {} decoded bytes", id, produced);
+  }
+  return DataLossError("{}: corrupt stream: {}", id,
+                       zs.msg ? zs.msg : "inflate error " + std::to_string(rc));
+}
+
 // Inflates one stream from the front of `in` into out[produced, limit), consuming its bytes
 // from `in`. Output beyond `limit` is detected with a one-byte probe and never stored.
 Status InflateOne(std::string_view id, std::string_view& in, std::string& out, uint64_t& produced,
@@ -53,10 +74,7 @@ Status InflateOne(std::string_view id, std::string_view& in, std::string& out, u
   char probe = 0;
   bool probing = false;
   while (true) {
-    if (zs.avail_in == 0 && in_left > 0) {  // avail_in is 32-bit: feed in pieces
-      zs.avail_in = static_cast<uInt>(std::min<uint64_t>(in_left, UINT32_MAX));
-      in_left -= zs.avail_in;
-    }
+    FeedInput(zs, in_left);
     if (zs.avail_out == 0) {
       probing = produced == limit;
       if (!probing && produced == out.size()) GrowOutput(out, limit);
@@ -71,13 +89,8 @@ Status InflateOne(std::string_view id, std::string_view& in, std::string& out, u
       return DataLossError("{}: stream decodes to more than {} bytes", id, limit);
     }
     produced += got;
-    if (rc == Z_STREAM_END) break;
-    if (rc == Z_OK) continue;
-    if (rc == Z_BUF_ERROR && zs.avail_in == 0 && in_left == 0) {
-      return DataLossError("{}: stream is truncated after {} decoded bytes", id, produced);
-    }
-    return DataLossError("{}: corrupt stream: {}", id,
-                         zs.msg ? zs.msg : "inflate error " + std::to_string(rc));
+    KERCHUNK_ASSIGN_OR_RETURN(bool ended, StreamEnded(id, rc, zs, in_left, produced));
+    if (ended) break;
   }
   in.remove_prefix(in.size() - in_left - zs.avail_in);
   return OkStatus();
@@ -148,10 +161,7 @@ Result<std::string> InflateZlibSpans(std::string_view id, std::string_view in, u
   uint64_t produced = 0;
   uint32_t adler = 1;
   while (true) {
-    if (zs.avail_in == 0 && in_left > 0) {  // avail_in is 32-bit: feed in pieces
-      zs.avail_in = static_cast<uInt>(std::min<uint64_t>(in_left, UINT32_MAX));
-      in_left -= zs.avail_in;
-    }
+    FeedInput(zs, in_left);
     zs.next_out = reinterpret_cast<Bytef*>(buffer.get());
     zs.avail_out = kSpanBufferBytes;
     int rc = inflate(&zs, Z_NO_FLUSH);
@@ -162,13 +172,8 @@ Result<std::string> InflateZlibSpans(std::string_view id, std::string_view in, u
     adler = Adler32(adler, piece);
     collector.Take(produced, piece);
     produced += piece.size();
-    if (rc == Z_STREAM_END) break;
-    if (rc == Z_OK) continue;
-    if (rc == Z_BUF_ERROR && zs.avail_in == 0 && in_left == 0) {
-      return DataLossError("{}: stream is truncated after {} decoded bytes", id, produced);
-    }
-    return DataLossError("{}: corrupt stream: {}", id,
-                         zs.msg ? zs.msg : "inflate error " + std::to_string(rc));
+    KERCHUNK_ASSIGN_OR_RETURN(bool ended, StreamEnded(id, rc, zs, in_left, produced));
+    if (ended) break;
   }
   in.remove_prefix(in.size() - in_left - zs.avail_in);
   KERCHUNK_RETURN_IF_ERROR(CheckZlibTrailer(id, in, adler, produced));
