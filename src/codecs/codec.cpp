@@ -1,5 +1,5 @@
-// What every codec shares: the default DecodeSpans (decode all, then gather) and the collector
-// of span bytes that streaming decoders feed piece by piece.
+// What every codec shares: the default DecodePrefix and DecodeSpans (decode all, then gather) and
+// the collector of span bytes that streaming decoders feed piece by piece.
 #include "kerchunk/codecs/codec.h"
 
 #include <algorithm>
@@ -30,6 +30,13 @@ void SpanCollector::Take(uint64_t at, std::string_view piece) {
 }
 
 }  // namespace internal
+
+Result<std::string> Codec::DecodePrefix(std::string_view encoded, uint64_t size,
+                                        uint64_t keep) const {
+  if (keep >= size) return Decode(encoded, DecodedSize::Exactly(size));
+  const ByteSpan prefix{0, keep};
+  return DecodeSpans(encoded, size, std::span(&prefix, 1));
+}
 
 Result<std::string> Codec::DecodeSpans(std::string_view encoded, uint64_t size,
                                        std::span<const ByteSpan> spans) const {

@@ -231,13 +231,6 @@ class ZlibCodec final : public Codec {
   Result<std::string> Decode(std::string_view encoded, DecodedSize size) const override {
     return Inflate(id(), encoded, size, gzip_ ? kGzipWindowBits : kZlibWindowBits);
   }
-  // A prefix of a zlib stream still needs the whole stream inflated and checked, but not held.
-  Result<std::string> DecodePrefix(std::string_view encoded, uint64_t size,
-                                   uint64_t keep) const override {
-    if (gzip_ || keep >= size) return Codec::DecodePrefix(encoded, size, keep);
-    const ByteSpan prefix{0, keep};
-    return InflateZlibSpans(id(), encoded, size, std::span(&prefix, 1));
-  }
   Result<std::string> DecodeSpans(std::string_view encoded, uint64_t size,
                                   std::span<const ByteSpan> spans) const override {
     if (gzip_) return Codec::DecodeSpans(encoded, size, spans);

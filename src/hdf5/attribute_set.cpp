@@ -2,7 +2,6 @@
 #include "hdf5/attribute_set.h"
 
 #include <array>
-#include <cstring>
 
 namespace kerchunk::hdf5::internal {
 namespace {
@@ -20,81 +19,6 @@ bool IsHiddenAttribute(std::string_view name) {
   return false;
 }
 
-namespace {
-
-// The length of the valid UTF-8 sequence at s[i], or 0 when the bytes there are not one.
-// Overlong forms and surrogates are invalid, as for Python's decoder.
-size_t ValidSequenceLength(std::string_view s, size_t i) {
-  const auto c = static_cast<unsigned char>(s[i]);
-  const size_t len = c < 0x80           ? 1
-                     : (c >> 5) == 0x6  ? 2
-                     : (c >> 4) == 0xE  ? 3
-                     : (c >> 3) == 0x1E ? 4
-                                        : 0;
-  if (len == 0 || i + len > s.size()) return 0;
-  for (size_t k = 1; k < len; ++k) {
-    if ((static_cast<unsigned char>(s[i + k]) & 0xC0) != 0x80) return 0;
-  }
-  if (len > 1) {
-    const auto c1 = static_cast<unsigned char>(s[i + 1]);
-    if ((len == 2 && c < 0xC2) || (len == 3 && c == 0xE0 && c1 < 0xA0) ||
-        (len == 3 && c == 0xED && c1 >= 0xA0) || (len == 4 && c == 0xF0 && c1 < 0x90) ||
-        (len == 4 && (c > 0xF4 || (c == 0xF4 && c1 >= 0x90)))) {
-      return 0;
-    }
-  }
-  return len;
-}
-
-// The length of the longest valid prefix of `s`. Attribute texts are mostly ASCII, which is
-// checked 8 bytes at a time.
-size_t ValidPrefixLength(std::string_view s) {
-  size_t i = 0;
-  while (i < s.size()) {
-    if (i + 8 <= s.size()) {
-      uint64_t word;
-      std::memcpy(&word, s.data() + i, 8);
-      if ((word & 0x8080808080808080ull) == 0) {
-        i += 8;
-        continue;
-      }
-    }
-    const size_t len = ValidSequenceLength(s, i);
-    if (len == 0) return i;
-    i += len;
-  }
-  return i;
-}
-
-// `s` from its first invalid byte `i` on: each invalid byte becomes U+FFFD.
-std::string Repair(std::string_view s, size_t i) {
-  std::string out(s.substr(0, i));
-  out.reserve(s.size() + 2);
-  while (i < s.size()) {
-    const size_t len = ValidSequenceLength(s, i);
-    if (len == 0) {
-      out.append("\xEF\xBF\xBD");
-      ++i;
-    } else {
-      out.append(s.substr(i, len));
-      i += len;
-    }
-  }
-  return out;
-}
-
-}  // namespace
-
-std::string ToValidUtf8(std::string_view s) {
-  const size_t valid = ValidPrefixLength(s);
-  return valid == s.size() ? std::string(s) : Repair(s, valid);
-}
-
-std::string ToValidUtf8(std::string&& s) {
-  const size_t valid = ValidPrefixLength(s);
-  return valid == s.size() ? std::move(s) : Repair(s, valid);
-}
-
 bool NoteAttributeName(std::string_view name, AttributeSet& set) {
   if (name.find("_Netcdf4") != std::string_view::npos) set.netcdf_variable = true;
   if (name == "_FillValue") set.has_fill_value = true;
@@ -103,7 +27,7 @@ bool NoteAttributeName(std::string_view name, AttributeSet& set) {
 }
 
 std::optional<json::Value> ScalarStringAttribute(std::string value, bool fixed_length) {
-  std::string s = ToValidUtf8(std::move(value));
+  std::string s = json::ToValidUtf8(std::move(value));
   if (fixed_length && s.empty()) s.push_back(' ');
   if (s == "DIMENSION_SCALE") return std::nullopt;
   return json::Value::String(std::move(s));

@@ -34,12 +34,6 @@ struct AttributeSet {
   std::vector<std::string> skipped;
 };
 
-/// `bytes` as valid UTF-8: invalid sequences become U+FFFD (HDF5 strings are not checked by
-/// the library, and JSON text must be valid Unicode).
-std::string ToValidUtf8(std::string_view bytes);
-/// The same, reusing `bytes` when they are valid already (the usual case).
-std::string ToValidUtf8(std::string&& bytes);
-
 /// h5netcdf's hidden attributes, which kerchunk does not transfer (CLASS is read but not
 /// transferred).
 bool IsHiddenAttribute(std::string_view name);

@@ -100,7 +100,8 @@ Result<std::optional<json::Value>> ConvertAttribute(hid_t attr, std::string_view
                               ReadStrings(attr, type.get(), shape.count, /*is_attribute=*/true));
     if (scalar)
       return ScalarStringAttribute(std::move(strings.at(0)), H5Tis_variable_str(type.get()) == 0);
-    for (std::string& s : strings) values.push_back(json::Value::String(ToValidUtf8(std::move(s))));
+    for (std::string& s : strings)
+      values.push_back(json::Value::String(json::ToValidUtf8(std::move(s))));
   } else if (cls == H5T_INTEGER || cls == H5T_FLOAT || cls == H5T_ENUM || cls == H5T_BITFIELD) {
     bool bool_enum = false;
     if (cls == H5T_ENUM) {

@@ -83,7 +83,8 @@ Result<std::optional<json::Value>> ConvertAttribute(NativeContext& context, cons
                               AttributeStrings(context, a, count));
     if (scalar)
       return ScalarStringAttribute(std::move(strings.at(0)), cls == DatatypeClass::kString);
-    for (std::string& s : strings) values.push_back(json::Value::String(ToValidUtf8(std::move(s))));
+    for (std::string& s : strings)
+      values.push_back(json::Value::String(json::ToValidUtf8(std::move(s))));
   } else if (cls == DatatypeClass::kFixedPoint || cls == DatatypeClass::kFloatingPoint ||
              cls == DatatypeClass::kEnum || cls == DatatypeClass::kBitfield) {
     KERCHUNK_ASSIGN_OR_RETURN(values, AttributeNumbers(context, a, count));

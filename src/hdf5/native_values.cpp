@@ -202,7 +202,8 @@ Result<std::vector<json::Value>> ReadNativeVlenValues(NativeContext& context, co
   if (type.vlen_string) {
     KERCHUNK_ASSIGN_OR_RETURN(std::vector<std::string> strings,
                               ReadVlenStrings(context, bytes, count, 0));
-    for (const std::string& s : strings) values.push_back(json::Value::String(ToValidUtf8(s)));
+    for (const std::string& s : strings)
+      values.push_back(json::Value::String(json::ToValidUtf8(s)));
     return values;
   }
   const Datatype& base = type.base.at(0);

@@ -288,11 +288,45 @@ void AppendUnicodeEscape(uint32_t unit, std::string& out) {
 
 }  // namespace
 
-bool IsValidUtf8(std::string_view s) {
-  for (size_t i = 0; i < s.size();) {
-    if (NextCodePoint(s, i) < 0) return false;
+namespace {
+
+// The length of the longest well-formed prefix of `s`. Texts are mostly ASCII, which is checked
+// 8 bytes at a time.
+size_t ValidUtf8PrefixLength(std::string_view s) {
+  size_t i = 0;
+  while (i < s.size()) {
+    if (i + 8 <= s.size()) {
+      uint64_t word;
+      std::memcpy(&word, s.data() + i, 8);
+      if ((word & 0x8080808080808080ull) == 0) {
+        i += 8;
+        continue;
+      }
+    }
+    const size_t at = i;
+    if (NextCodePoint(s, i) < 0) return at;
   }
-  return true;
+  return i;
+}
+
+}  // namespace
+
+bool IsValidUtf8(std::string_view s) { return ValidUtf8PrefixLength(s) == s.size(); }
+
+std::string ToValidUtf8(std::string s) {
+  size_t i = ValidUtf8PrefixLength(s);
+  if (i == s.size()) return s;
+  std::string out = s.substr(0, i);
+  out.reserve(s.size() + 2);
+  while (i < s.size()) {
+    const size_t at = i;
+    if (NextCodePoint(s, i) < 0) {
+      out.append("\xEF\xBF\xBD");  // one U+FFFD for each byte that starts no valid sequence
+    } else {
+      out.append(s, at, i - at);
+    }
+  }
+  return out;
 }
 
 namespace {

@@ -243,27 +243,20 @@ class Writer {
     std::string text(RowBound(a), '\0');  // one row, appended to `out` at once
     const auto& urls = a.urls();
     ChunkOdometer keys(a.grid());
-    auto is_inline = [&](size_t r) {
-      return urls[r] == ArrayRefs::kInlineText || urls[r] == ArrayRefs::kInlineBase64;
-    };
-    size_t i = begin;
-    while (i < end) {
-      if (is_inline(i)) {  // an inline value's text may be longer than a row: appended
-        out += quoted_prefix;
-        std::string key(MaxKeySuffix(a.grid()) + 1, '\0');
-        key.resize(static_cast<size_t>(keys.Write(a.chunk_index(i), key.data()) - key.data()));
-        out += key;
-        out += "\":";
+    for (size_t i = begin; i < end; ++i) {
+      char* p = Copy(text.data(), quoted_prefix);
+      p = keys.Write(a.chunk_index(i), p);
+      const uint32_t u = urls[i];
+      if (u == ArrayRefs::kInlineText || u == ArrayRefs::kInlineBase64) {
+        // An inline value's text may be longer than a row: appended after the key.
+        p = Copy(p, "\":");
+        out.append(text.data(), static_cast<size_t>(p - text.data()));
         ChunkRef r = a.Get(i);
         WriteInline(r.data, r.base64, out);
-        ++i;
         continue;
       }
-      char* p = text.data();
-      p = Copy(p, quoted_prefix);
-      p = keys.Write(a.chunk_index(i), p);
       p = Copy(p, "\":[");
-      p = Copy(p, url_json_[urls[i]]);
+      p = Copy(p, url_json_[u]);
       const uint64_t length = a.lengths()[i];
       if (length != ArrayRefs::kWholeFileLength) {
         *p++ = ',';
@@ -273,7 +266,6 @@ class Writer {
       }
       *p++ = ']';
       out.append(text.data(), static_cast<size_t>(p - text.data()));
-      ++i;
     }
   }
 

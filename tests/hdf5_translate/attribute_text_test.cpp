@@ -1,4 +1,4 @@
-// Attribute text as JSON holds it: ToValidUtf8 replaces each byte that does not start a valid
+// Attribute text as JSON holds it: json::ToValidUtf8 replaces each byte that does not start a valid
 // UTF-8 sequence with U+FFFD, and FixedStringValue cuts a fixed-length string at its padding.
 // Both are checked against plain byte-by-byte definitions on random mixes of ASCII, valid and
 // broken multi-byte sequences.
@@ -7,8 +7,8 @@
 #include <random>
 #include <string>
 
-#include "hdf5/attribute_set.h"
 #include "hdf5/native_types.h"
+#include "kerchunk/json/json_value.h"
 
 namespace kerchunk::hdf5::internal {
 namespace {
@@ -79,10 +79,10 @@ TEST(AttributeTextTest, ToValidUtf8ReplacesExactlyTheInvalidBytes) {
   for (int trial = 0; trial < 20000; ++trial) {
     const std::string s = RandomText(rng);
     const std::string expected = ReferenceUtf8(s);
-    ASSERT_EQ(ToValidUtf8(std::string_view(s)), expected) << trial;
-    ASSERT_EQ(ToValidUtf8(std::string(s)), expected) << trial;
+    ASSERT_EQ(json::ToValidUtf8(s), expected) << trial;
+    ASSERT_EQ(json::IsValidUtf8(s), expected == s) << trial;
   }
-  EXPECT_EQ(ToValidUtf8(std::string_view("long ASCII text that spans words\xFF!")),
+  EXPECT_EQ(json::ToValidUtf8("long ASCII text that spans words\xFF!"),
             "long ASCII text that spans words\xEF\xBF\xBD!");
 }
 

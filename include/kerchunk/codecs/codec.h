@@ -55,13 +55,10 @@ class Codec {
   virtual Result<std::string> Decode(std::string_view encoded, DecodedSize size) const = 0;
 
   /// The first `keep` bytes of Decode(encoded, DecodedSize::Exactly(size)), after the same
-  /// checks. A codec that can produce part of its output (shuffle) skips the rest.
+  /// checks: the span [0, keep) of DecodeSpans, so a streaming decoder (zlib) holds only those.
+  /// A codec that can produce part of its output (shuffle) skips the rest.
   virtual Result<std::string> DecodePrefix(std::string_view encoded, uint64_t size,
-                                           uint64_t keep) const {
-    KERCHUNK_ASSIGN_OR_RETURN(std::string out, Decode(encoded, DecodedSize::Exactly(size)));
-    if (out.size() > keep) out.resize(keep);
-    return out;
-  }
+                                           uint64_t keep) const;
 
   /// The bytes of Decode(encoded, DecodedSize::Exactly(size)) in `spans` (sorted, disjoint,
   /// within `size`), concatenated, after the same checks: a stream is still decoded and checked

@@ -130,6 +130,9 @@ void AppendUtf8(std::string& out, uint32_t cp);
 
 /// True when `s` is well-formed UTF-8 (no overlong forms, surrogates or values above U+10FFFF).
 bool IsValidUtf8(std::string_view s);
+/// `s` with each byte that starts no well-formed sequence replaced by U+FFFD (JSON text must be
+/// valid Unicode); `s` itself, moved, when it is well-formed already.
+std::string ToValidUtf8(std::string s);
 /// Appends a double as Python's repr does: shortest round-trip digits, "1e+20", "0.0", and the
 /// tokens NaN, Infinity, -Infinity.
 void AppendDouble(std::string& out, double d);
