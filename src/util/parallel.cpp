@@ -8,6 +8,8 @@
 #include <thread>
 #include <vector>
 
+#include "worker_pool.h"
+
 namespace kerchunk {
 
 unsigned ResolveThreads(unsigned requested) {
@@ -22,14 +24,12 @@ void ParallelFor(size_t n, unsigned threads, const std::function<void(size_t)>& 
     return;
   }
   std::atomic<size_t> next{0};
-  auto worker = [&] {
+  const std::function<void()> take_items = [&] {
     for (size_t i = next.fetch_add(1); i < n; i = next.fetch_add(1)) fn(i);
   };
-  std::vector<std::jthread> pool;
-  pool.reserve(threads - 1);
-  for (unsigned t = 1; t < threads; ++t) pool.emplace_back(worker);
-  worker();
-}
+  internal::LentThreads helpers(threads - 1, take_items);
+  take_items();
+}  // waits for the helpers' last items
 
 namespace {
 
@@ -52,9 +52,19 @@ class OrderedSlots {
     slots_[i] = std::move(text);
     changed_.notify_all();
   }
-  // Item `i` once produced (items are taken in order).
-  std::string Take(size_t i) {
+  // Item `i` once produced (items are taken in order). When no producer has claimed it yet,
+  // the caller produces it: producers are pool threads, which may all be busy elsewhere.
+  std::string Take(size_t i, const std::function<std::string(size_t)>& produce) {
     std::unique_lock lock(mutex_);
+    if (next_ == i) {
+      ++next_;
+      lock.unlock();
+      std::string text = produce(i);
+      lock.lock();
+      taken_ = i + 1;
+      changed_.notify_all();
+      return text;
+    }
     changed_.wait(lock, [&] { return slots_[i].has_value(); });
     std::string text = std::move(*slots_[i]);
     slots_[i].reset();
@@ -89,17 +99,15 @@ Status ProduceInOrder(size_t n, unsigned threads, const std::function<std::strin
   }
   // Two items a thread: a producer never waits for the consumer while it has work.
   OrderedSlots slots(n, 2 * size_t{threads});
-  auto worker = [&] {
+  const std::function<void()> produce_items = [&] {
     while (std::optional<size_t> i = slots.Claim()) slots.Put(*i, produce(*i));
   };
   Status status = OkStatus();
   {
-    std::vector<std::jthread> pool;
-    pool.reserve(threads);
-    for (unsigned t = 0; t < threads; ++t) pool.emplace_back(worker);
-    for (size_t i = 0; i < n && status.ok(); ++i) status = consume(slots.Take(i));
-    if (!status.ok()) slots.Stop();
-  }  // joins the producers
+    internal::LentThreads producers(threads, produce_items);
+    for (size_t i = 0; i < n && status.ok(); ++i) status = consume(slots.Take(i, produce));
+    slots.Stop();  // after an error; after the last item there is nothing left to claim anyway
+  }                // waits for the producers
   return status;
 }
 

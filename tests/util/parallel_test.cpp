@@ -1,10 +1,12 @@
 // ParallelFor and ProduceInOrder: every item once, consumption in order whatever the threads and
-// however unevenly items take, bounded production ahead of the consumer, and a consumer's error
-// stopping the producers without a hang.
+// however unevenly items take, bounded production ahead of the consumer, a consumer's error
+// stopping the producers without a hang, pool threads kept between calls, and nested calls
+// finishing while the pool's threads are busy.
 #include "kerchunk/util/parallel.h"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <random>
@@ -20,6 +22,70 @@ TEST(ParallelForTest, CallsEveryIndexOnce) {
     ParallelFor(calls.size(), threads, [&](size_t i) { calls[i]++; });
     for (auto& c : calls) EXPECT_EQ(c.load(), 1);
   }
+}
+
+// The threads work at the same time: each of two items waits for the other to start.
+TEST(ParallelForTest, ItemsRunConcurrently) {
+  for (int round = 0; round < 20; ++round) {
+    std::atomic<int> started{0};
+    std::atomic<bool> both_seen[2] = {false, false};
+    ParallelFor(2, 2, [&](size_t i) {
+      started++;
+      const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+      while (started.load() < 2 && std::chrono::steady_clock::now() < deadline) {
+        std::this_thread::yield();
+      }
+      both_seen[i] = started.load() == 2;
+    });
+    EXPECT_TRUE(both_seen[0] && both_seen[1]) << "round " << round;
+  }
+}
+
+// Threads are kept between calls, not started for each: 100 calls with 3 threads run on a
+// handful of threads (each call started 2 new ones before the pool).
+TEST(ParallelForTest, ThreadsAreReusedAcrossCalls) {
+  thread_local bool counted = false;
+  std::atomic<int> threads_seen{0};
+  for (int call = 0; call < 100; ++call) {
+    ParallelFor(30, 3, [&](size_t) {
+      if (!counted) {
+        counted = true;
+        threads_seen++;
+      }
+      std::this_thread::sleep_for(std::chrono::microseconds(20));
+    });
+  }
+  // The caller, plus at most the helpers any test of this file asks for at once (8 producers,
+  // or the hardware threads).
+  EXPECT_LE(threads_seen.load(), 1 + static_cast<int>(std::max(8u, ResolveThreads(0))));
+}
+
+// Work started inside another item's work finishes, whatever the pool threads are doing: the
+// caller works through items no helper took.
+TEST(ParallelForTest, NestedCallsFinish) {
+  for (unsigned threads : {2u, 3u, 7u}) {
+    std::vector<std::atomic<int>> calls(40 * 25);
+    ParallelFor(40, threads, [&](size_t i) {
+      ParallelFor(25, threads, [&](size_t j) { calls[i * 25 + j]++; });
+    });
+    for (auto& c : calls) EXPECT_EQ(c.load(), 1);
+  }
+}
+
+TEST(ProduceInOrderTest, FinishesInsideParallelFor) {
+  std::vector<std::string> outputs(6);
+  ParallelFor(outputs.size(), 3, [&](size_t k) {
+    Status s = ProduceInOrder(
+        50, 3, [&](size_t i) { return std::to_string(i) + ","; },
+        [&](std::string&& text) {
+          outputs[k] += text;
+          return OkStatus();
+        });
+    EXPECT_TRUE(s.ok()) << s.message();
+  });
+  std::string expected;
+  for (int i = 0; i < 50; ++i) expected += std::to_string(i) + ",";
+  for (const std::string& out : outputs) EXPECT_EQ(out, expected);
 }
 
 TEST(ProduceInOrderTest, ConsumesInOrderWhateverTheDurations) {
