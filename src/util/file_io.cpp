@@ -30,12 +30,11 @@ struct Fd {
   }
 };
 
-// pread until `length` bytes at `offset` are read (pread may return fewer).
-Result<std::string> ReadRange(int fd, const std::string& path, uint64_t offset, uint64_t length) {
-  std::string out(length, '\0');
+// pread until `length` bytes at `offset` are in `out` (pread may return fewer).
+Status ReadFully(int fd, const std::string& path, uint64_t offset, char* out, uint64_t length) {
   uint64_t done = 0;
   while (done < length) {
-    ssize_t n = ::pread(fd, out.data() + done, length - done, static_cast<off_t>(offset + done));
+    ssize_t n = ::pread(fd, out + done, length - done, static_cast<off_t>(offset + done));
     if (n < 0) {
       if (errno == EINTR) continue;
       return ErrnoError("cannot read", path);
@@ -46,8 +45,23 @@ Result<std::string> ReadRange(int fd, const std::string& path, uint64_t offset, 
     }
     done += static_cast<uint64_t>(n);
   }
+  return OkStatus();
+}
+
+Result<std::string> ReadRange(int fd, const std::string& path, uint64_t offset, uint64_t length) {
+  std::string out(length, '\0');
+  KERCHUNK_RETURN_IF_ERROR(ReadFully(fd, path, offset, out.data(), length));
   return out;
 }
+
+// Files up to this size are read into memory rather than mapped. Mapping costs an mmap, a page
+// fault per touched page and an munmap, which on a machine with other threads of the process
+// running interrupts each of their cores to flush its TLB (a VM pays dearly for those
+// interrupts): scanning 33 files of 20-68 KB took ~10% less time read than mapped, on 1 or 2
+// threads. Larger files stay mapped, so that only the pages the scan touches are read: reading
+// whole 370 KB files made the CORDEX scan 30% slower. Below glibc's mmap threshold (128 KiB)
+// the buffer is reused heap memory, already faulted in.
+constexpr uint64_t kReadWholeFileBytes = 128 * 1024;
 
 }  // namespace
 
@@ -61,6 +75,12 @@ Result<MappedFile> MappedFile::Open(const std::string& path) {
   out.path_ = path;
   out.size_ = static_cast<uint64_t>(st.st_size);
   if (out.size_ == 0) return out;  // mmap of length 0 is an error; an empty span is fine
+  if (out.size_ <= kReadWholeFileBytes) {
+    out.read_ = std::make_unique_for_overwrite<char[]>(out.size_);
+    KERCHUNK_RETURN_IF_ERROR(ReadFully(f.fd, path, 0, out.read_.get(), out.size_));
+    out.data_ = reinterpret_cast<const std::byte*>(out.read_.get());
+    return out;
+  }
   void* p = ::mmap(nullptr, out.size_, PROT_READ, MAP_PRIVATE, f.fd, 0);
   if (p == MAP_FAILED) return ErrnoError("cannot map", path);
   out.data_ = static_cast<const std::byte*>(p);
@@ -68,25 +88,31 @@ Result<MappedFile> MappedFile::Open(const std::string& path) {
 }
 
 MappedFile::MappedFile(MappedFile&& other) noexcept
-    : data_(other.data_), size_(other.size_), path_(std::move(other.path_)) {
+    : data_(other.data_),
+      size_(other.size_),
+      path_(std::move(other.path_)),
+      read_(std::move(other.read_)) {
   other.data_ = nullptr;
   other.size_ = 0;
 }
 
 MappedFile& MappedFile::operator=(MappedFile&& other) noexcept {
   if (this != &other) {
-    if (data_) ::munmap(const_cast<std::byte*>(data_), size_);
+    Unmap();
     data_ = other.data_;
     size_ = other.size_;
     path_ = std::move(other.path_);
+    read_ = std::move(other.read_);
     other.data_ = nullptr;
     other.size_ = 0;
   }
   return *this;
 }
 
-MappedFile::~MappedFile() {
-  if (data_) ::munmap(const_cast<std::byte*>(data_), size_);
+MappedFile::~MappedFile() { Unmap(); }
+
+void MappedFile::Unmap() {
+  if (data_ && !read_) ::munmap(const_cast<std::byte*>(data_), size_);
 }
 
 Result<std::string> ReadFileToString(const std::string& path) {

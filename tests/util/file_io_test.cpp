@@ -119,6 +119,29 @@ TEST(FileIoTest, MapsAndReadsRanges) {
   EXPECT_EQ(*FileSize(path), 10u);
 }
 
+// Small files are read into memory and larger ones mapped: either way the bytes are the file's,
+// and they stay valid when the object is moved (into a Result, a vector, another MappedFile).
+TEST(FileIoTest, SmallAndLargeFilesGiveTheirBytesAcrossMoves) {
+  TempDir dir;
+  for (size_t size : {size_t{1}, size_t{15}, size_t{4096}, size_t{128 * 1024},
+                      size_t{128 * 1024 + 1}, size_t{1 << 20}}) {
+    std::string text(size, '\0');
+    for (size_t i = 0; i < size; ++i) text[i] = static_cast<char>((i * 131 + size) % 251);
+    const std::string path = dir / ("f" + std::to_string(size));
+    ASSERT_TRUE(WriteFileAtomically(path, text).ok());
+    auto opened = MappedFile::Open(path);
+    ASSERT_TRUE(opened.ok()) << opened.status().message();
+    MappedFile moved = std::move(*opened);
+    MappedFile assigned;
+    assigned = std::move(moved);
+    const auto bytes = assigned.bytes();
+    ASSERT_EQ(bytes.size(), size);
+    EXPECT_EQ(std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()), text)
+        << size << " bytes";
+    EXPECT_EQ(assigned.path(), path);
+  }
+}
+
 TEST(FileIoTest, EmptyFileMapsToEmptySpan) {
   TempDir dir;
   std::string path = dir / "empty";

@@ -16,7 +16,8 @@
 namespace kerchunk {
 
 /// A read-only memory map of a whole file. Pages are touched only when read, so walking a chunk
-/// index reads just the index nodes, not the data. Move-only; unmaps on destruction.
+/// index reads just the index nodes, not the data. A small file (up to 128 KiB) is read into
+/// memory instead, which costs less than mapping it. Move-only; unmaps on destruction.
 class MappedFile {
  public:
   static Result<MappedFile> Open(const std::string& path);
@@ -36,6 +37,9 @@ class MappedFile {
   const std::byte* data_ = nullptr;
   uint64_t size_ = 0;
   std::string path_;
+  std::unique_ptr<char[]> read_;  // a small file's bytes (data_ points here), else null
+
+  void Unmap();
 };
 
 /// Reads a whole file into memory (for small inputs such as JSON parts and file lists).
