@@ -6,7 +6,11 @@
 // dimension, always 0). In a leaf (level 0) key i describes the chunk at child address i.
 #include "kerchunk/hdf5/btree_v1.h"
 
+#include <array>
+#include <optional>
 #include <unordered_set>
+
+#include "kerchunk/util/checked_math.h"
 
 namespace kerchunk::hdf5::internal {
 namespace {
@@ -16,7 +20,9 @@ constexpr std::string_view kNode = "v1 B-tree node";
 class BTreeV1Walk {
  public:
   BTreeV1Walk(const File& file, const ChunkGeometry& g, const ChunkVisitor& visit)
-      : file_(file), g_(g), visit_(visit) {}
+      : file_(file), g_(g), visit_(visit) {
+    for (unsigned d = 0; d < g.rank; ++d) extents_[d] = ExactDivisor(g.chunk_dims[d]);
+  }
 
   Status Node(uint64_t address, int expected_level);
 
@@ -29,6 +35,7 @@ class BTreeV1Walk {
   const ChunkVisitor& visit_;
   std::unordered_set<uint64_t> seen_;
   DimArray coords_{};
+  std::array<ExactDivisor, kMaxRank> extents_;  // chunk offset -> chunk coordinate
 };
 
 Status BTreeV1Walk::Node(uint64_t address, int expected_level) {
@@ -60,24 +67,31 @@ Status BTreeV1Walk::Node(uint64_t address, int expected_level) {
   return level == 0 ? Leaf(r, entries) : Internal(r, entries, level);
 }
 
+// Node() checked that the node holds all its entries, so each entry (key, then chunk address)
+// is taken as one checked span and its fields loaded at their fixed offsets: a leaf is most of
+// a large index, and field-by-field reads cost several checks and Results per chunk.
 Status BTreeV1Walk::Leaf(ByteReader& r, uint16_t entries) {
   const std::span<const uint64_t> coords(coords_.data(), g_.rank);
+  const size_t key_size = 8 + 8 * size_t{g_.rank + 1};
+  const size_t entry_size = key_size + file_.offset_size();
   for (uint16_t i = 0; i < entries; ++i) {
     const uint64_t key_at = r.address();
-    KERCHUNK_ASSIGN_OR_RETURN(uint32_t size, r.U32("chunk size"));
-    KERCHUNK_ASSIGN_OR_RETURN(uint32_t mask, r.U32("filter mask"));
+    KERCHUNK_ASSIGN_OR_RETURN(std::span<const std::byte> entry, r.Bytes(entry_size, "chunk key"));
+    const uint32_t size = LoadLittleEndian<uint32_t>(entry, 0);
+    const uint32_t mask = LoadLittleEndian<uint32_t>(entry, 4);
     for (unsigned d = 0; d < g_.rank; ++d) {
-      KERCHUNK_ASSIGN_OR_RETURN(uint64_t offset, r.U64("chunk offset"));
-      if (offset % g_.chunk_dims[d] != 0) {
+      const uint64_t offset = LoadLittleEndian<uint64_t>(entry, 8 + 8 * size_t{d});
+      const std::optional<uint64_t> coord = extents_[d].Divide(offset);
+      if (!coord) {
         return DataLossError(
             "{} key at address {}: chunk offset {} in dimension {} is not a "
             "multiple of the chunk extent {}",
             kNode, key_at, offset, d, g_.chunk_dims[d]);
       }
-      coords_[d] = offset / g_.chunk_dims[d];
+      coords_[d] = *coord;
     }
-    KERCHUNK_RETURN_IF_ERROR(r.Skip(8));  // element-size dimension offset
-    KERCHUNK_ASSIGN_OR_RETURN(uint64_t child, file_.ReadAddress(r, "chunk address"));
+    // The element-size dimension's offset (8 bytes) ends the key; the chunk address follows.
+    const uint64_t child = file_.AddressAt(entry, key_size);
     KERCHUNK_ASSIGN_OR_RETURN(uint64_t offset, ChunkFileOffset(file_, child, kNode, key_at));
     KERCHUNK_RETURN_IF_ERROR(visit_(coords, offset, size, mask));
   }

@@ -50,10 +50,14 @@ Result<ByteReader> File::ReaderFrom(uint64_t address, std::string_view what) con
 }
 
 Result<uint64_t> File::ReadAddress(ByteReader& reader, std::string_view field) const {
+  KERCHUNK_ASSIGN_OR_RETURN(uint64_t v, reader.UVar(offset_size(), field));
+  return UndefinedIfAllOnes(v);
+}
+
+uint64_t File::UndefinedIfAllOnes(uint64_t address) const {
   const unsigned width = offset_size();
-  KERCHUNK_ASSIGN_OR_RETURN(uint64_t v, reader.UVar(width, field));
   const uint64_t all_ones = width >= 8 ? ~uint64_t{0} : (uint64_t{1} << (8 * width)) - 1;
-  return v == all_ones ? kUndefinedAddress : v;
+  return address == all_ones ? kUndefinedAddress : address;
 }
 
 }  // namespace kerchunk::hdf5

@@ -52,12 +52,19 @@ class File {
 
   /// Reads an address field ("size of offsets" wide); all-ones becomes kUndefinedAddress.
   Result<uint64_t> ReadAddress(ByteReader& reader, std::string_view field = "address") const;
+  /// The address field at `at` of a record whose length a reader already checked (see
+  /// LoadLittleEndian); all-ones becomes kUndefinedAddress.
+  uint64_t AddressAt(std::span<const std::byte> record, size_t at) const {
+    return UndefinedIfAllOnes(LoadLittleEndianVar(record, at, offset_size()));
+  }
   /// Reads a length field ("size of lengths" wide).
   Result<uint64_t> ReadLength(ByteReader& reader, std::string_view field = "length") const {
     return reader.UVar(length_size(), field);
   }
 
  private:
+  uint64_t UndefinedIfAllOnes(uint64_t address) const;
+
   std::span<const std::byte> bytes_;
   Superblock superblock_;
   // Owns bytes_ when the file carries a metadata cache image; shared by copies of the File.

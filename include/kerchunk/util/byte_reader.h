@@ -7,6 +7,7 @@
 #pragma once
 
 #include <bit>
+#include <cassert>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -28,6 +29,31 @@ constexpr T ByteSwap(T v) {
   if constexpr (sizeof(T) == 2) return static_cast<T>(__builtin_bswap16(v));
   if constexpr (sizeof(T) == 4) return static_cast<T>(__builtin_bswap32(v));
   if constexpr (sizeof(T) == 8) return static_cast<T>(__builtin_bswap64(v));
+}
+
+/// The little-endian T at `at` of `bytes`, for the fields of a fixed-layout record whose whole
+/// length a ByteReader already checked (ByteReader::Bytes): the offsets are the layout's, and
+/// this costs one load where reading each field through the reader costs a check and a Result.
+template <typename T>
+T LoadLittleEndian(std::span<const std::byte> bytes, size_t at) {
+  assert(at <= bytes.size() && sizeof(T) <= bytes.size() - at);
+  T v;
+  std::memcpy(&v, bytes.data() + at, sizeof(T));
+  if constexpr (std::endian::native == std::endian::big) v = ByteSwap(v);
+  return v;
+}
+
+/// An unsigned little-endian integer of `width` bytes (1..8) at `at` of `bytes`, as
+/// LoadLittleEndian.
+inline uint64_t LoadLittleEndianVar(std::span<const std::byte> bytes, size_t at, unsigned width) {
+  assert(width >= 1 && width <= 8 && at <= bytes.size() && width <= bytes.size() - at);
+  if (width == 8) return LoadLittleEndian<uint64_t>(bytes, at);
+  if (width == 4) return LoadLittleEndian<uint32_t>(bytes, at);
+  uint64_t v = 0;
+  for (unsigned i = 0; i < width; ++i) {
+    v |= static_cast<uint64_t>(std::to_integer<uint8_t>(bytes[at + i])) << (8 * i);
+  }
+  return v;
 }
 
 class ByteReader {
