@@ -286,10 +286,13 @@ class Writer {
   }
 
   // The key suffix of each row's chunk ("12.0.3"). Rows mostly follow each other in chunk order,
-  // so the coordinates of the next chunk are the last ones plus one with carries.
+  // so the coordinates of the next chunk are the last ones plus one with carries: the dimension
+  // that was incremented is converted to digits, the faster ones after it are all 0 now, and the
+  // slower ones keep their text. One number conversion per key, not one per dimension.
   class ChunkOdometer {
    public:
-    explicit ChunkOdometer(const ChunkGrid& grid) : grid_(grid), coords_(grid.rank(), 0) {}
+    explicit ChunkOdometer(const ChunkGrid& grid)
+        : grid_(grid), coords_(grid.rank(), 0), ends_(grid.rank(), 0), text_(21 * grid.rank(), 0) {}
 
     char* Write(uint64_t linear, char* p) {
       if (grid_.rank() == 0) {
@@ -297,30 +300,48 @@ class Writer {
         return p;
       }
       if (has_last_ && linear == last_ + 1) {
-        Increment();
+        Render(Increment(), /*rest_zero=*/true);
       } else {
         grid_.Coords(linear, coords_);
+        Render(0, /*rest_zero=*/false);
       }
       has_last_ = true;
       last_ = linear;
-      for (size_t d = 0; d < coords_.size(); ++d) {
-        if (d) *p++ = grid_.separator();
-        p = std::to_chars(p, p + 20, coords_[d]).ptr;
-      }
-      return p;
+      const size_t length = ends_.back();
+      std::memcpy(p, text_.data(), length);
+      return p + length;
     }
 
    private:
-    void Increment() {
+    // Adds one with carries; returns the slowest dimension that changed.
+    size_t Increment() {
       const auto& counts = grid_.counts();
       for (size_t d = coords_.size(); d-- > 0;) {
-        if (++coords_[d] < counts[d] || d == 0) return;
+        if (++coords_[d] < counts[d] || d == 0) return d;
         coords_[d] = 0;
+      }
+      return 0;
+    }
+
+    // Writes dimensions `from` onwards after the text of the ones before; with rest_zero the
+    // ones after `from` are known to be 0.
+    void Render(size_t from, bool rest_zero) {
+      char* p = text_.data() + (from == 0 ? 0 : ends_[from - 1]);
+      for (size_t d = from; d < coords_.size(); ++d) {
+        if (d) *p++ = grid_.separator();
+        if (rest_zero && d > from) {
+          *p++ = '0';
+        } else {
+          p = std::to_chars(p, p + 20, coords_[d]).ptr;
+        }
+        ends_[d] = static_cast<size_t>(p - text_.data());
       }
     }
 
     const ChunkGrid& grid_;
     std::vector<uint64_t> coords_;
+    std::vector<size_t> ends_;  // one past each dimension's digits in text_
+    std::vector<char> text_;    // the last key suffix: up to 20 digits and a separator each
     uint64_t last_ = 0;
     bool has_last_ = false;
   };
