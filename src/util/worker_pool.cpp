@@ -1,6 +1,9 @@
 #include "worker_pool.h"
 
+#include <pthread.h>
+
 #include <algorithm>
+#include <atomic>
 #include <condition_variable>
 #include <deque>
 #include <mutex>
@@ -18,13 +21,23 @@ struct PoolOffer {
 
 namespace {
 
+class WorkerPool;
+std::atomic<WorkerPool*> shared_pool{nullptr};
+
 class WorkerPool {
  public:
   // Never destroyed: at exit its threads are asleep in Serve, and joining them from a static
   // destructor would hang when exit is called from one of them.
   static WorkerPool& Shared() {
-    static WorkerPool* pool = new WorkerPool;
-    return *pool;
+    static std::once_flag created;
+    std::call_once(created, [] {
+      shared_pool.store(new WorkerPool);
+      // A child of fork() has only the thread that forked: the parent's pool threads are not
+      // there (and a lock one of them held stays held), so the child gets a pool of its own.
+      // The parent's is left behind: destroying threads the child does not have would abort.
+      ::pthread_atfork(nullptr, nullptr, [] { shared_pool.store(new WorkerPool); });
+    });
+    return *shared_pool.load();
   }
 
   void Post(PoolOffer& offer) {

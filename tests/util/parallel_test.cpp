@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cstdlib>
 #include <random>
 #include <thread>
 #include <vector>
@@ -24,21 +25,24 @@ TEST(ParallelForTest, CallsEveryIndexOnce) {
   }
 }
 
-// The threads work at the same time: each of two items waits for the other to start.
+// Whether the two items of ParallelFor(2, 2) run at the same time: each waits (up to 10 s) for
+// the other to start.
+bool TwoItemsRunTogether() {
+  std::atomic<int> started{0};
+  std::atomic<bool> both_seen[2] = {false, false};
+  ParallelFor(2, 2, [&](size_t i) {
+    started++;
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+    while (started.load() < 2 && std::chrono::steady_clock::now() < deadline) {
+      std::this_thread::yield();
+    }
+    both_seen[i] = started.load() == 2;
+  });
+  return both_seen[0] && both_seen[1];
+}
+
 TEST(ParallelForTest, ItemsRunConcurrently) {
-  for (int round = 0; round < 20; ++round) {
-    std::atomic<int> started{0};
-    std::atomic<bool> both_seen[2] = {false, false};
-    ParallelFor(2, 2, [&](size_t i) {
-      started++;
-      const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
-      while (started.load() < 2 && std::chrono::steady_clock::now() < deadline) {
-        std::this_thread::yield();
-      }
-      both_seen[i] = started.load() == 2;
-    });
-    EXPECT_TRUE(both_seen[0] && both_seen[1]) << "round " << round;
-  }
+  for (int round = 0; round < 20; ++round) EXPECT_TRUE(TwoItemsRunTogether()) << "round " << round;
 }
 
 // Threads are kept between calls, not started for each: 100 calls with 3 threads run on a
@@ -58,6 +62,13 @@ TEST(ParallelForTest, ThreadsAreReusedAcrossCalls) {
   // The caller, plus at most the helpers any test of this file asks for at once (8 producers,
   // or the hardware threads).
   EXPECT_LE(threads_seen.load(), 1 + static_cast<int>(std::max(8u, ResolveThreads(0))));
+}
+
+// A child of fork() has none of its parent's pool threads: it must start its own rather than
+// wait for threads that are not there.
+TEST(ParallelForTest, AForkedChildGetsThreadsOfItsOwn) {
+  ParallelFor(8, 3, [](size_t) {});  // the parent's pool has threads now
+  EXPECT_EXIT(std::_Exit(TwoItemsRunTogether() ? 0 : 1), ::testing::ExitedWithCode(0), "");
 }
 
 // Work started inside another item's work finishes, whatever the pool threads are doing: the
