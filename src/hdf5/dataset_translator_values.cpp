@@ -71,8 +71,8 @@ Status EmbedVlenChunks(hid_t dataset, const NumpyType& type, const ChunkGrid& gr
   if (type.type_class == TypeClass::kVlenString) {
     KERCHUNK_ASSIGN_OR_RETURN(auto strings, ReadStrings(dataset, file_type.get(), count, false));
     values.reserve(count);
-    for (const std::string& s : strings)
-      values.push_back(json::Value::String(json::ToValidUtf8(s)));
+    for (std::string& s : strings)
+      values.push_back(json::Value::String(json::ToValidUtf8(std::move(s))));
   } else {
     KERCHUNK_ASSIGN_OR_RETURN(values, ReadSequences(dataset, file_type.get(), count));
   }

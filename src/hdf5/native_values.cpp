@@ -202,8 +202,8 @@ Result<std::vector<json::Value>> ReadNativeVlenValues(NativeContext& context, co
   if (type.vlen_string) {
     KERCHUNK_ASSIGN_OR_RETURN(std::vector<std::string> strings,
                               ReadVlenStrings(context, bytes, count, 0));
-    for (const std::string& s : strings)
-      values.push_back(json::Value::String(json::ToValidUtf8(s)));
+    for (std::string& s : strings)
+      values.push_back(json::Value::String(json::ToValidUtf8(std::move(s))));
     return values;
   }
   const Datatype& base = type.base.at(0);

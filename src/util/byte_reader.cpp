@@ -32,16 +32,7 @@ Result<uint64_t> ByteReader::UVar(unsigned width, std::string_view field) {
     return Error(fmt::format("{}: integer width {} is outside 1..8", field, width));
   }
   if (remaining() < width) return Truncated(width, field);
-  // HDF5 addresses and lengths are 8 bytes in almost every file: one load, not a byte loop.
-  if (width == 8) return ReadLE<uint64_t>(field);
-  if (width == 4) {
-    KERCHUNK_ASSIGN_OR_RETURN(uint32_t v, ReadLE<uint32_t>(field));
-    return uint64_t{v};
-  }
-  uint64_t v = 0;
-  for (unsigned i = 0; i < width; ++i) {
-    v |= static_cast<uint64_t>(std::to_integer<uint8_t>(bytes_[pos_ + i])) << (8 * i);
-  }
+  const uint64_t v = LoadLittleEndianVar(bytes_, pos_, width);
   pos_ += width;
   return v;
 }

@@ -44,7 +44,8 @@ T LoadLittleEndian(std::span<const std::byte> bytes, size_t at) {
 }
 
 /// An unsigned little-endian integer of `width` bytes (1..8) at `at` of `bytes`, as
-/// LoadLittleEndian.
+/// LoadLittleEndian. HDF5 addresses and lengths are 8 bytes in almost every file: one load, not
+/// a byte loop.
 inline uint64_t LoadLittleEndianVar(std::span<const std::byte> bytes, size_t at, unsigned width) {
   assert(width >= 1 && width <= 8 && at <= bytes.size() && width <= bytes.size() - at);
   if (width == 8) return LoadLittleEndian<uint64_t>(bytes, at);
@@ -106,10 +107,8 @@ class ByteReader {
   template <typename T>
   Result<T> ReadLE(std::string_view field) {
     if (remaining() < sizeof(T)) return Truncated(sizeof(T), field);
-    T v;
-    std::memcpy(&v, bytes_.data() + pos_, sizeof(T));
+    const T v = LoadLittleEndian<T>(bytes_, pos_);
     pos_ += sizeof(T);
-    if constexpr (std::endian::native == std::endian::big) v = ByteSwap(v);
     return v;
   }
   Status Truncated(uint64_t wanted, std::string_view field) const;
