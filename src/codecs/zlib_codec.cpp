@@ -177,9 +177,10 @@ bool FastInflateExactly(std::string_view in, char* out, uint64_t size) {
 constexpr uInt kSpanBufferBytes = 64 * 1024;
 
 // Up to this decoded size, a stream of which only some bytes are kept is still decoded whole
-// (libdeflate is that much faster); the buffer lives only for the call. netCDF-C caps its
-// default chunks at 4 MiB.
-constexpr uint64_t kWholeDecodeLimit = 16 * 1024 * 1024;
+// (libdeflate is that much faster), into a buffer that lives only for the call: netCDF-C's
+// default chunks are at most this big. It bounds what a thread holds at once; larger chunks
+// stream through zlib's 64 KiB buffer.
+constexpr uint64_t kWholeDecodeLimit = 4 * 1024 * 1024;
 
 // The bytes of `spans` of one zlib stream of exactly `size` decoded bytes. The whole stream is
 // inflated and its checksum checked, but only the spans are kept.
