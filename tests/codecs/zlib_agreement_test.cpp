@@ -3,9 +3,8 @@
 // numcodecs, and so every Python reader of the references, uses): over corrupted, truncated and
 // padded streams it accepts exactly the streams zlib accepts, with the same bytes, and gathers
 // spans of streams too big to decode whole through zlib as it streams.
-#include <zlib.h>
-
 #include <gtest/gtest.h>
+#include <zlib.h>
 
 #include <optional>
 #include <random>
