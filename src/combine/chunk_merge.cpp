@@ -4,6 +4,8 @@
 #include <numeric>
 #include <span>
 
+#include "util/sorted_runs.h"
+
 namespace kerchunk::internal {
 namespace {
 
@@ -113,9 +115,10 @@ std::vector<Item> SortedLastWins(const std::vector<const ArrayRefs*>& sources,
   ForEachMoved(sources, order, placement, grid, axis, [&](size_t p, size_t i, uint64_t out) {
     items.push_back({out, static_cast<uint32_t>(p), static_cast<uint32_t>(i)});
   });
-  // Sorted so that the winner of each chunk comes last among its equals.
+  // Sorted so that the winner of each chunk comes last among its equals. Each part's chunks
+  // usually come out increasing (when the concat axis is the first), so the runs are merged.
   const bool earlier_wins = placement.earlier_wins;
-  std::sort(items.begin(), items.end(), [earlier_wins](const Item& a, const Item& b) {
+  SortByMergingRuns(items, [earlier_wins](const Item& a, const Item& b) {
     if (a.chunk != b.chunk) return a.chunk < b.chunk;
     return earlier_wins ? a.part > b.part : a.part < b.part;
   });

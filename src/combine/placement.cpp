@@ -5,6 +5,7 @@
 #include <numeric>
 
 #include "combine/overlap.h"
+#include "util/sorted_runs.h"
 
 namespace kerchunk::internal {
 namespace {
@@ -31,7 +32,8 @@ Status CheckIncreasing(const PartView& part, const std::vector<CoordinateValue>&
 }
 
 // The sorted set of all values. When parts, taken in order of their first value, follow each
-// other without overlapping (the usual case), that is their concatenation; otherwise sort.
+// other without overlapping (the usual case), that is their concatenation; otherwise each
+// part's values (increasing: checked before) are merged.
 std::vector<CoordinateValue> Union(const std::vector<std::vector<CoordinateValue>>& values,
                                    const std::vector<size_t>& by_start) {
   std::vector<CoordinateValue> all;
@@ -44,7 +46,7 @@ std::vector<CoordinateValue> Union(const std::vector<std::vector<CoordinateValue
     last = &values[p].back();
   }
   if (!disjoint) {
-    std::sort(all.begin(), all.end(), Less);
+    SortByMergingRuns(all, Less);
     all.erase(std::unique(all.begin(), all.end()), all.end());
   }
   return all;

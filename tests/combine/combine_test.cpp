@@ -5,7 +5,11 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <fstream>
+#include <map>
+#include <random>
+#include <set>
 
 #include "combine/synthetic_parts.h"
 #include "kerchunk/refs/zarr_metadata.h"
@@ -142,6 +146,41 @@ TEST(CombineTest, DuplicateValuesCollapseAsOnOverlapSays) {
   EXPECT_EQ(TasChunk(*e, 1).first, "f2.nc");
   ASSERT_EQ(warnings.size(), 2u);
   EXPECT_THAT(warnings[0], HasSubstr("the earlier input (part 0 (f0.nc)) is used there"));
+}
+
+// Parts overlapping each other by any amount (several at once, one inside another, given in
+// any order) give the sorted union of their values, each chunk from a part holding its value.
+TEST(CombineTest, ManyOverlappingPartsGiveTheSortedUnionOfTheirValues) {
+  std::mt19937_64 rng(5);
+  CombineOptions later;
+  later.on_overlap = OnOverlap::kLater;
+  for (int trial = 0; trial < 60; ++trial) {
+    std::vector<PartSpec> specs;
+    std::set<double> all;
+    std::map<std::string, std::set<double>> held;
+    int64_t start = 0, end = 0;
+    const int parts = 2 + static_cast<int>(rng() % 12);
+    for (int k = 0; k < parts; ++k) {
+      start += static_cast<int64_t>(rng() % static_cast<uint64_t>(end - start + 1));
+      const int64_t length = 1 + static_cast<int64_t>(rng() % 6);
+      std::vector<double> times;
+      for (int64_t t = start; t < start + length; ++t) times.push_back(static_cast<double>(t));
+      end = std::max(end, start + length);
+      const std::string url = "p" + std::to_string(k) + ".nc";
+      all.insert(times.begin(), times.end());
+      held[url].insert(times.begin(), times.end());
+      specs.push_back(Spec(url, std::move(times)));
+    }
+    std::shuffle(specs.begin(), specs.end(), rng);
+    auto r = Combine(specs, later);
+    ASSERT_TRUE(r.ok()) << "trial " << trial << ": " << r.status().ToString();
+    const std::vector<double> expected(all.begin(), all.end());
+    ASSERT_EQ(CoordinateValues(*r), expected) << "trial " << trial;
+    for (size_t t = 0; t < expected.size(); ++t) {
+      const std::string url = TasChunk(*r, t).first;
+      EXPECT_TRUE(held[url].count(expected[t])) << "trial " << trial << ": " << url;
+    }
+  }
 }
 
 // A partial overlap (a shared boundary step) follows the later input by default, the earlier
