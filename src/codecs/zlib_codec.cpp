@@ -156,8 +156,8 @@ struct DecompressorDeleter {
   void operator()(libdeflate_decompressor* d) const { libdeflate_free_decompressor(d); }
 };
 
-// One decompressor per thread (a decompressor is not safe to share, and costs an allocation of
-// ~10 KB to make).
+// One decompressor per thread: a decompressor is not safe to share, and making one per stream
+// would cost an allocation each time.
 libdeflate_decompressor* ThreadDecompressor() {
   thread_local std::unique_ptr<libdeflate_decompressor, DecompressorDeleter> decompressor(
       libdeflate_alloc_decompressor());

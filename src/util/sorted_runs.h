@@ -1,7 +1,7 @@
 // Sorting a sequence that is a few increasing runs, as combine's overlapping parts give: each
 // part's coordinate values and moved chunks increase, so merging the runs takes O(n log runs)
-// comparisons where a sort takes O(n log n). A series of 13 overlapping files spent a sixth of
-// its scan's instructions sorting its 3,900 time values and 7,064 chunks.
+// comparisons where a sort takes O(n log n). On a series of 13 files overlapping by a month
+// (3,900 time values, 7,064 chunks) the scan went from 23.35 to 21.40 M instructions.
 #pragma once
 
 #include <algorithm>
