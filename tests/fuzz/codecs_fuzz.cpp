@@ -1,18 +1,28 @@
 // Fuzz target for the codecs: the first byte picks a codec or pipeline, the next two give the
 // expected decoded size, the rest is the stored stream. Decoding must fail cleanly or produce
-// exactly the size asked for; it must never crash, hang or read/write out of bounds.
+// exactly the size asked for; it must never crash, hang or read/write out of bounds. The zlib
+// codec must also give zlib's own verdict: it tries libdeflate first, which must not accept a
+// stream that zlib (and so numcodecs, and every Python reader) refuses, nor decode it otherwise.
+#include <zlib.h>
+
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
 #include <string_view>
 #include <vector>
 
+#include "kerchunk/codecs/codec.h"
 #include "kerchunk/codecs/fletcher32.h"
 #include "kerchunk/codecs/object_codecs.h"
 #include "kerchunk/codecs/pipeline.h"
 
 namespace {
 
+using kerchunk::codecs::ByteSpan;
 using kerchunk::codecs::DecodedSize;
 using kerchunk::codecs::Pipeline;
 
@@ -47,6 +57,37 @@ const Pipeline& PipelineAt(size_t i) {
   return (*pipelines)[i];
 }
 
+// zlib's verdict: the bytes of the zlib stream at the front of `in` if it is whole, its checksum
+// right and it decodes to exactly `size` bytes (bytes after it ignored); nothing otherwise.
+std::optional<std::string> ZlibVerdict(std::string_view in, uint64_t size) {
+  z_stream zs{};
+  if (inflateInit(&zs) != Z_OK) std::abort();
+  std::string out(size + 1, '\0');  // one byte more: a longer stream is caught, not cut
+  zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(in.data()));
+  zs.avail_in = static_cast<uInt>(in.size());
+  zs.next_out = reinterpret_cast<Bytef*>(out.data());
+  zs.avail_out = static_cast<uInt>(out.size());
+  const int rc = inflate(&zs, Z_FINISH);
+  const uint64_t produced = zs.total_out;
+  inflateEnd(&zs);
+  if (rc != Z_STREAM_END || produced != size) return std::nullopt;
+  out.resize(size);
+  return out;
+}
+
+// The zlib codec, whole and by spans, agrees with zlib's verdict.
+void CheckZlibAgreement(std::string_view stream, uint64_t size) {
+  static const auto* codec = new std::shared_ptr<const kerchunk::codecs::Codec>(
+      *kerchunk::codecs::MakeCodec(*kerchunk::json::Value::Parse(R"({"id": "zlib"})")));
+  const std::optional<std::string> verdict = ZlibVerdict(stream, size);
+  auto whole = (*codec)->Decode(stream, DecodedSize::Exactly(size));
+  if (whole.ok() != verdict.has_value() || (whole.ok() && *whole != *verdict)) std::abort();
+  const ByteSpan span{size / 4, size / 3};
+  auto gathered = (*codec)->DecodeSpans(stream, size, std::span(&span, 1));
+  if (gathered.ok() != verdict.has_value()) std::abort();
+  if (gathered.ok() && *gathered != verdict->substr(span.offset, span.length)) std::abort();
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
@@ -58,6 +99,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     (void)kerchunk::codecs::VerifyFletcher32(stream);
     return 0;
   }
+  if (which == 0) CheckZlibAgreement(stream, expected);
   const Pipeline& p = PipelineAt(which);
   if (p.is_object()) {
     auto r = p.DecodeStrings(stream, expected);
