@@ -243,8 +243,8 @@ Status TranslateGroup(NativeContext& context, const DataObject& o, const std::st
   return OkStatus();
 }
 
-Status TranslateDataset(NativeContext& context, const DataObject& o, const std::string& path) {
-  KERCHUNK_ASSIGN_OR_RETURN(DatasetFacts f, ReadFacts(context, o).Annotate("dataset /{}", path));
+Status TranslateDataset(NativeContext& context, const DataObject& o, const std::string& path,
+                        const DatasetFacts& f) {
   if (!context.fallback_reason.empty()) return OkStatus();
   if (f.space.space_class == DataspaceClass::kNull) {
     context.result->warnings.push_back(
@@ -280,21 +280,20 @@ Status TranslateDataset(NativeContext& context, const DataObject& o, const std::
 }
 
 // After the dataset, as scan_hdf5.cpp's oracle does: a root-group netCDF unlimited dimension.
-Status NoteUnlimitedDimension(NativeContext& context, const DataObject& o,
-                              const std::string& path) {
-  if (path.find('/') != std::string::npos) return OkStatus();
-  KERCHUNK_ASSIGN_OR_RETURN(
-      Dataspace space, DecodeDataspace(*context.file, o.dataspace->Reader("dataspace message")));
-  // Only a one-dimensional unlimited dataset can be one: the others' attributes are not decoded
-  // a second time.
-  if (space.space_class != DataspaceClass::kSimple || space.dims.size() != 1 ||
-      space.max_dims[0] != kUnlimitedExtent) {
-    return OkStatus();
-  }
-  KERCHUNK_ASSIGN_OR_RETURN(std::vector<Attribute> attributes, ListAttributes(*context.file, o));
-  if (IsUnlimitedDimensionScaleNative(space, attributes)) {
+void NoteUnlimitedDimension(NativeContext& context, const std::string& path,
+                            const DatasetFacts& f) {
+  if (path.find('/') != std::string::npos) return;
+  if (IsUnlimitedDimensionScaleNative(f.space, f.attribute_list)) {
     context.result->unlimited_dims.push_back(path);
   }
+}
+
+// A dataset's facts are read once, for its translation and for the unlimited-dimension note.
+Status TranslateAndNoteDataset(NativeContext& context, const DataObject& o,
+                               const std::string& path) {
+  KERCHUNK_ASSIGN_OR_RETURN(DatasetFacts f, ReadFacts(context, o).Annotate("dataset /{}", path));
+  KERCHUNK_RETURN_IF_ERROR(TranslateDataset(context, o, path, f));
+  if (context.fallback_reason.empty()) NoteUnlimitedDimension(context, path, f);
   return OkStatus();
 }
 
@@ -320,10 +319,7 @@ Status TranslateFileNative(NativeContext& context) {
         KERCHUNK_RETURN_IF_ERROR(TranslateGroup(context, v.object, v.path));
         break;
       case ObjectKind::kDataset:
-        KERCHUNK_RETURN_IF_ERROR(TranslateDataset(context, v.object, v.path));
-        if (context.fallback_reason.empty()) {
-          KERCHUNK_RETURN_IF_ERROR(NoteUnlimitedDimension(context, v.object, v.path));
-        }
+        KERCHUNK_RETURN_IF_ERROR(TranslateAndNoteDataset(context, v.object, v.path));
         break;
       default:
         break;  // committed datatypes are not arrays
