@@ -12,8 +12,6 @@ find_package(CURL REQUIRED)
 find_package(OpenSSL REQUIRED COMPONENTS Crypto)
 find_package(PkgConfig REQUIRED)
 pkg_check_modules(BLOSC REQUIRED IMPORTED_TARGET blosc)
-# libdeflate decodes zlib streams of a known size several times faster than zlib (src/codecs).
-pkg_check_modules(LIBDEFLATE REQUIRED IMPORTED_TARGET libdeflate)
 # xxHash (XXH3 for the reference-set checksum) is used header-only (XXH_INLINE_ALL): nothing to
 # link, so the installed package does not depend on it.
 find_path(KERCHUNK_XXHASH_INCLUDE_DIR xxhash.h REQUIRED DOC "xxHash >= 0.8 (Debian: libxxhash-dev)")

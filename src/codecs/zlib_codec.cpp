@@ -1,7 +1,5 @@
 // numcodecs "zlib" (zlib format, RFC 1950) and "gzip" (RFC 1952) through zlib's inflate, with
-// the output bounded by the size the caller allows; zlib streams of a known decoded size through
-// libdeflate first.
-#include <libdeflate.h>
+// the output bounded by the size the caller allows.
 #include <zlib.h>
 
 #include <algorithm>
@@ -145,55 +143,13 @@ Status InflateZlibStream(std::string_view id, std::string_view& in, std::string&
                           produced);
 }
 
-// libdeflate decodes a whole stream into a buffer of its exact size 4-5 times faster than zlib's
-// inflate: 0.40 against 1.9 ms for the 4 MiB chunk of a netCDF time coordinate holding 1,200
-// values (netCDF's default chunk of a 1-D unlimited variable; shuffled, so its values are spread
-// over the whole chunk). It checks the same header and Adler-32 and also ignores bytes after the
-// stream. zlib stays for what libdeflate cannot do (streams of unknown size, gzip members,
-// chunks too big to hold whole) and for every failure: zlib decodes the stream again and names
-// what is wrong, with the same messages as before.
-struct DecompressorDeleter {
-  void operator()(libdeflate_decompressor* d) const { libdeflate_free_decompressor(d); }
-};
-
-// One decompressor per thread: a decompressor is not safe to share, and making one per stream
-// would cost an allocation each time.
-libdeflate_decompressor* ThreadDecompressor() {
-  thread_local std::unique_ptr<libdeflate_decompressor, DecompressorDeleter> decompressor(
-      libdeflate_alloc_decompressor());
-  return decompressor.get();
-}
-
-// Decodes the zlib stream at the front of `in` into all of `out`, which is its exact decoded
-// size. False when that fails for any reason; the caller then decodes with zlib.
-bool FastInflateExactly(std::string_view in, char* out, uint64_t size) {
-  libdeflate_decompressor* decompressor = ThreadDecompressor();
-  return decompressor != nullptr &&
-         libdeflate_zlib_decompress(decompressor, in.data(), in.size(), out, size, nullptr) ==
-             LIBDEFLATE_SUCCESS;
-}
-
 // A zlib stream decoded through a buffer of this size when only some of its bytes are kept.
 constexpr uInt kSpanBufferBytes = 64 * 1024;
-
-// Up to this decoded size, a stream of which only some bytes are kept is still decoded whole
-// (libdeflate is that much faster), into a buffer that lives only for the call: netCDF-C's
-// default chunks are at most this big. It bounds what a thread holds at once; larger chunks
-// stream through zlib's 64 KiB buffer.
-constexpr uint64_t kWholeDecodeLimit = 4 * 1024 * 1024;
 
 // The bytes of `spans` of one zlib stream of exactly `size` decoded bytes. The whole stream is
 // inflated and its checksum checked, but only the spans are kept.
 Result<std::string> InflateZlibSpans(std::string_view id, std::string_view in, uint64_t size,
                                      std::span<const ByteSpan> spans) {
-  if (size <= kWholeDecodeLimit) {
-    const auto decoded = std::make_unique_for_overwrite<char[]>(size);
-    if (FastInflateExactly(in, decoded.get(), size)) {
-      SpanCollector collector(spans);
-      collector.Take(0, std::string_view(decoded.get(), size));
-      return std::move(collector).Finish();
-    }
-  }
   KERCHUNK_RETURN_IF_ERROR(ReadZlibHeader(id, in));
   InflateStream stream;
   if (!stream.Start(kRawWindowBits)) return InternalError("{}: inflateInit2 failed", id);
@@ -232,10 +188,6 @@ Result<std::string> Inflate(std::string_view id, std::string_view in, DecodedSiz
                             int window_bits) {
   // An exact size is allocated at once; an upper bound only as output arrives.
   std::string out(size.exact ? size.bytes : 0, '\0');
-  if (window_bits == kZlibWindowBits && size.exact &&
-      FastInflateExactly(in, out.data(), size.bytes)) {
-    return out;
-  }
   uint64_t produced = 0;
   if (window_bits == kZlibWindowBits) {
     KERCHUNK_RETURN_IF_ERROR(InflateZlibStream(id, in, out, produced, size.bytes));

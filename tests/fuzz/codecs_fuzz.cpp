@@ -1,8 +1,10 @@
 // Fuzz target for the codecs: the first byte picks a codec or pipeline, the next two give the
 // expected decoded size, the rest is the stored stream. Decoding must fail cleanly or produce
 // exactly the size asked for; it must never crash, hang or read/write out of bounds. The zlib
-// codec must also give zlib's own verdict: it tries libdeflate first, which must not accept a
-// stream that zlib (and so numcodecs, and every Python reader) refuses, nor decode it otherwise.
+// codec must also give zlib's own verdict (it checks the header and Adler-32 itself): it must
+// not accept a stream that zlib (and so numcodecs, and every Python reader) refuses, nor decode
+// it otherwise. This check found that libdeflate, tried in front of zlib, accepts streams zlib
+// refuses (regress_invalid_distance_code_libdeflate_accepts).
 #include <zlib.h>
 
 #include <cstddef>
