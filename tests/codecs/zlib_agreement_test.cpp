@@ -5,7 +5,6 @@
 // same bytes, whole and by spans. Any faster decoder put in front of zlib must pass them too:
 // libdeflate 1.14 did not (see AStreamLibdeflateAcceptsIsRefused).
 #include <gtest/gtest.h>
-#include <zlib.h>
 
 #include <optional>
 #include <random>
@@ -14,28 +13,12 @@
 #include <vector>
 
 #include "kerchunk/codecs/codec.h"
+#include "support/zlib_verdict.h"
 
 namespace kerchunk::codecs {
 namespace {
 
-// zlib's verdict: the bytes of the zlib stream at the front of `in` if it is whole, its checksum
-// right and it decodes to exactly `size` bytes; nothing otherwise. Bytes after the stream are
-// ignored, as Python's zlib.decompress ignores them.
-std::optional<std::string> ZlibVerdict(const std::string& in, size_t size) {
-  z_stream zs{};
-  if (inflateInit(&zs) != Z_OK) return std::nullopt;
-  std::string out(size + 1, '\0');  // one byte more: a longer stream is caught, not cut
-  zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(in.data()));
-  zs.avail_in = static_cast<uInt>(in.size());
-  zs.next_out = reinterpret_cast<Bytef*>(out.data());
-  zs.avail_out = static_cast<uInt>(out.size());
-  const int rc = inflate(&zs, Z_FINISH);
-  const size_t produced = zs.total_out;
-  inflateEnd(&zs);
-  if (rc != Z_STREAM_END || produced != size) return std::nullopt;
-  out.resize(size);
-  return out;
-}
+using testing::ZlibVerdict;
 
 // Bytes of mixed texture: runs (long matches), a ramp and noise (literals), so that streams have
 // stored, fixed and dynamic Huffman blocks between them.

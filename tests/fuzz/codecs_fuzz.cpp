@@ -5,8 +5,6 @@
 // not accept a stream that zlib (and so numcodecs, and every Python reader) refuses, nor decode
 // it otherwise. This check found that libdeflate, tried in front of zlib, accepts streams zlib
 // refuses (regress_invalid_distance_code_libdeflate_accepts).
-#include <zlib.h>
-
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -21,6 +19,7 @@
 #include "kerchunk/codecs/fletcher32.h"
 #include "kerchunk/codecs/object_codecs.h"
 #include "kerchunk/codecs/pipeline.h"
+#include "support/zlib_verdict.h"
 
 namespace {
 
@@ -59,29 +58,11 @@ const Pipeline& PipelineAt(size_t i) {
   return (*pipelines)[i];
 }
 
-// zlib's verdict: the bytes of the zlib stream at the front of `in` if it is whole, its checksum
-// right and it decodes to exactly `size` bytes (bytes after it ignored); nothing otherwise.
-std::optional<std::string> ZlibVerdict(std::string_view in, uint64_t size) {
-  z_stream zs{};
-  if (inflateInit(&zs) != Z_OK) std::abort();
-  std::string out(size + 1, '\0');  // one byte more: a longer stream is caught, not cut
-  zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(in.data()));
-  zs.avail_in = static_cast<uInt>(in.size());
-  zs.next_out = reinterpret_cast<Bytef*>(out.data());
-  zs.avail_out = static_cast<uInt>(out.size());
-  const int rc = inflate(&zs, Z_FINISH);
-  const uint64_t produced = zs.total_out;
-  inflateEnd(&zs);
-  if (rc != Z_STREAM_END || produced != size) return std::nullopt;
-  out.resize(size);
-  return out;
-}
-
 // The zlib codec, whole and by spans, agrees with zlib's verdict.
 void CheckZlibAgreement(std::string_view stream, uint64_t size) {
   static const auto* codec = new std::shared_ptr<const kerchunk::codecs::Codec>(
       *kerchunk::codecs::MakeCodec(*kerchunk::json::Value::Parse(R"({"id": "zlib"})")));
-  const std::optional<std::string> verdict = ZlibVerdict(stream, size);
+  const std::optional<std::string> verdict = kerchunk::testing::ZlibVerdict(stream, size);
   auto whole = (*codec)->Decode(stream, DecodedSize::Exactly(size));
   if (whole.ok() != verdict.has_value() || (whole.ok() && *whole != *verdict)) std::abort();
   const ByteSpan span{size / 4, size / 3};
