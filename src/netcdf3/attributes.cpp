@@ -1,6 +1,7 @@
 #include "kerchunk/netcdf3/attributes.h"
 
 #include <bit>
+#include <cstdint>
 #include <cstring>
 
 #include "kerchunk/refs/zarr_metadata.h"
@@ -55,17 +56,51 @@ std::pair<size_t, bool> Utf8Sequence(std::string_view s, size_t i) {
   return {n, true};
 }
 
+// Whether byte c is ASCII and not NUL: such bytes are kept as they are.
+bool IsPlainAscii(char c) { return static_cast<unsigned char>(c) - 1u < 0x7Fu; }
+
+// Whether all 8 bytes of `w` are plain ASCII (no high bit, no zero byte).
+bool IsPlainAsciiWord(uint64_t w) {
+  constexpr uint64_t kOnes = 0x0101010101010101ull;
+  constexpr uint64_t kHigh = 0x8080808080808080ull;
+  return (w & kHigh) == 0 && ((w - kOnes) & ~w & kHigh) == 0;
+}
+
+// The end of the run of plain ASCII bytes that starts at raw[i], looked at 8 bytes at a time.
+size_t PlainAsciiRunEnd(std::string_view raw, size_t i) {
+  for (uint64_t word; i + 8 <= raw.size(); i += 8) {
+    std::memcpy(&word, raw.data() + i, 8);
+    if (!IsPlainAsciiWord(word)) break;
+  }
+  while (i < raw.size() && IsPlainAscii(raw[i])) ++i;
+  return i;
+}
+
+// The end of the run of NUL bytes that starts at raw[i] (text written into a fixed-size buffer
+// keeps the buffer's padding).
+size_t NulRunEnd(std::string_view raw, size_t i) {
+  for (uint64_t word; i + 8 <= raw.size(); i += 8) {
+    std::memcpy(&word, raw.data() + i, 8);
+    if (word != 0) break;
+  }
+  while (i < raw.size() && raw[i] == '\0') ++i;
+  return i;
+}
+
 // netCDF4-python: value.tobytes().decode("utf-8", errors="replace").replace("\x00", "").
+// Attribute text (CMIP histories, references) is kilobytes of mostly plain ASCII, which is
+// appended a run at a time; only the other bytes are looked at one UTF-8 sequence at a time.
 std::string DecodeText(std::string_view raw) {
   std::string out;
   out.reserve(raw.size());
   for (size_t i = 0; i < raw.size();) {
-    auto [n, complete] = Utf8Sequence(raw, i);
-    if (complete) {
-      if (raw[i] != '\0') out.append(raw.substr(i, n));
-    } else {
-      out.append("\xEF\xBF\xBD");  // U+FFFD
-    }
+    const size_t run_end = PlainAsciiRunEnd(raw, i);
+    out.append(raw.data() + i, run_end - i);
+    i = NulRunEnd(raw, run_end);  // dropped
+    if (i == raw.size()) break;
+    if (IsPlainAscii(raw[i])) continue;
+    auto [n, complete] = Utf8Sequence(raw, i);  // raw[i] is a byte from 0x80 up
+    out.append(complete ? raw.substr(i, n) : std::string_view("\xEF\xBF\xBD"));  // or U+FFFD
     i += n;
   }
   return out;

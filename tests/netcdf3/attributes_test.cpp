@@ -36,6 +36,49 @@ TEST(Netcdf3AttributesTest, TextIsDecodedAsPythonDoesWithReplacement) {
   }
 }
 
+// Runs of plain ASCII are copied several bytes at a time: decoding must not depend on where a
+// run starts or ends relative to those words. Pieces whose decoding Python gave (above) are
+// joined by ASCII runs of every length from 0 to 20, NUL bytes included; a piece cannot merge
+// with its neighbours (each ends on a byte that ends any sequence, or is followed by ASCII), so
+// the text must decode to the pieces' decodings joined by the runs without their NULs.
+TEST(Netcdf3AttributesTest, TextDecodingDoesNotDependOnWhereAsciiRunsFall) {
+  const std::string r = "\xEF\xBF\xBD";
+  const std::vector<std::pair<std::string, std::string>> pieces = {
+      {"\xFF", r},
+      {"\xE2\x82", r},
+      {"\xF0\x80\x80", r + r + r},
+      {"\xC0\xAF", r + r},
+      {"\xC3\xA9", "\xC3\xA9"},
+      {"\xF0\x9F\x98\x80", "\xF0\x9F\x98\x80"},
+      {std::string(1, '\0'), ""},
+      {std::string(8, '\0'), ""},
+      {std::string(19, '\0'), ""},
+  };
+  uint64_t state = 42;
+  auto next = [&state](uint64_t n) {
+    state = state * 6364136223846793005ull + 1442695040888963407ull;
+    return (state >> 33) % n;
+  };
+  for (int trial = 0; trial < 2000; ++trial) {
+    std::string raw, want;
+    const uint64_t count = next(6);
+    for (uint64_t k = 0; k <= count; ++k) {
+      const uint64_t run =
+          k == 0 ? next(21) : 1 + next(20);  // a piece is never followed by a piece
+      for (uint64_t b = 0; b < run; ++b) {
+        const char c = next(8) == 0 ? '\0' : static_cast<char>(' ' + next(95));
+        raw += c;
+        if (c != '\0') want += c;
+      }
+      if (k == count) break;
+      const auto& [bytes, decoded] = pieces[next(pieces.size())];
+      raw += bytes;
+      want += decoded;
+    }
+    ASSERT_EQ(AttributeJson(Text(raw)).as_string(), want) << "trial " << trial;
+  }
+}
+
 TEST(Netcdf3AttributesTest, NumbersAreScalarsOrLists) {
   Attribute one{"n", NcType::kShort, 1, std::string("\xFF\xFE", 2)};
   EXPECT_EQ(AttributeJson(one).Dump(), "-2");
