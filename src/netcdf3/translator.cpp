@@ -28,8 +28,10 @@ class ChunkWriter {
   ChunkWriter(std::span<const std::byte> file, uint64_t inline_threshold)
       : file_(file), inline_threshold_(inline_threshold) {}
 
+  bool Inlines(uint64_t length) const { return length < inline_threshold_; }
+
   void Add(ArrayRefs& refs, uint64_t chunk, uint64_t offset, uint64_t length) {
-    if (length < inline_threshold_) {
+    if (Inlines(length)) {
       auto bytes = file_.subspan(offset, length);
       refs.AddInline(chunk, {reinterpret_cast<const char*>(bytes.data()), bytes.size()}, true);
     } else {
@@ -56,8 +58,17 @@ Status AddVariable(const Header& h, const Variable& v, ChunkWriter& chunks, Refe
     return OkStatus();
   }
   // The grid is (num_records, 1, 1, ...), so record i is chunk i.
-  refs.Reserve(count);
   uint64_t offset = v.begin;
+  if (!chunks.Inlines(v.slab_bytes)) {
+    // Records all alike: the columns grow once and are filled in one loop (a daily series'
+    // files hold tens of thousands of records).
+    const size_t first = refs.AddUnset(count);
+    for (uint64_t i = 0; i < count; ++i, offset += h.record_size) {
+      refs.SetRange(first + i, i, /*url=*/0, offset, v.slab_bytes);
+    }
+    return OkStatus();
+  }
+  refs.Reserve(count);
   for (uint64_t i = 0; i < count; ++i, offset += h.record_size) {
     chunks.Add(refs, i, offset, v.slab_bytes);
   }
