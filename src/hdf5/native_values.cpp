@@ -159,6 +159,16 @@ json::Value NumberValue(std::span<const std::byte> e, const Datatype& base) {
   return IntegerValue(e, base);
 }
 
+// The values a dataset's elements point to, added up. Many elements may point to the same
+// global heap object, so a small file can describe gigabytes of values; they are embedded in
+// the references as JSON, up to the same limit as the elements themselves.
+Status CheckEmbeddedTotal(NativeContext& context, uint64_t total) {
+  if (total <= kMaxEmbeddedRawBytes) return OkStatus();
+  context.policy_error = true;
+  return UnsupportedError("variable-length values of more than the {} bytes this scan embeds",
+                          kMaxEmbeddedRawBytes);
+}
+
 }  // namespace
 
 Result<std::vector<std::string>> ReadVlenStrings(NativeContext& context,
@@ -169,11 +179,14 @@ Result<std::vector<std::string>> ReadVlenStrings(NativeContext& context,
   GlobalHeapReader& heap = context.GlobalHeap();
   std::vector<std::string> out;
   out.reserve(count);
+  uint64_t total = 0;
   for (uint64_t i = 0; i < count; ++i) {
     uint64_t length = 0;
     KERCHUNK_ASSIGN_OR_RETURN(auto bytes, VlenData(file, heap, r, 1, &length));
     std::string_view s(reinterpret_cast<const char*>(bytes.data()), bytes.size());
     out.emplace_back(s.substr(0, s.find('\0')));
+    total += out.back().size();
+    KERCHUNK_RETURN_IF_ERROR(CheckEmbeddedTotal(context, total));
   }
   return out;
 }
@@ -209,9 +222,12 @@ Result<std::vector<json::Value>> ReadNativeVlenValues(NativeContext& context, co
   const Datatype& base = type.base.at(0);
   ByteReader r(bytes, 0, "variable-length sequence data");
   GlobalHeapReader& heap = context.GlobalHeap();
+  uint64_t total = 0;
   for (uint64_t i = 0; i < count; ++i) {
     uint64_t length = 0;
     KERCHUNK_ASSIGN_OR_RETURN(auto data, VlenData(*context.file, heap, r, base.size, &length));
+    total += data.size();
+    KERCHUNK_RETURN_IF_ERROR(CheckEmbeddedTotal(context, total));
     json::Value list = json::Value::MakeArray();
     for (uint64_t k = 0; k * base.size < data.size(); ++k) {
       list.Push(NumberValue(data.subspan(k * base.size, base.size), base));

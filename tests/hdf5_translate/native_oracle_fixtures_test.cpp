@@ -335,6 +335,42 @@ TEST(NativeScanBadInput, ElementsAboveTheLimitAreSkippedOrRefused) {
   }
 }
 
+// Variable-length strings that add up to more than the embedding limit (64 MiB): 65 strings of
+// 1 MiB + 1 byte. A hostile file can get there from a few bytes by pointing many elements at one
+// heap object; this one is honest and big. Refused, as the element limits before it are, under
+// every policy, with the reason, and without asking libhdf5.
+TEST(NativeScanBadInput, VariableLengthValuesAboveTheLimitAreRefused) {
+  TempDir dir;
+  const std::string path = (dir.path() / "long_strings.h5").string();
+  hid_t file = H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+  ASSERT_GE(file, 0);
+  hid_t type = H5Tcopy(H5T_C_S1);
+  H5Tset_size(type, H5T_VARIABLE);
+  constexpr hsize_t kStrings = 65;
+  const std::string text((uint64_t{1} << 20) + 1, 'x');
+  std::vector<const char*> strings(kStrings, text.c_str());
+  hid_t space = H5Screate_simple(1, &kStrings, nullptr);
+  hid_t dset = H5Dcreate2(file, "long", type, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+  ASSERT_GE(dset, 0);
+  ASSERT_GE(H5Dwrite(dset, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, strings.data()), 0);
+  H5Dclose(dset);
+  H5Sclose(space);
+  H5Tclose(type);
+  H5Fclose(file);
+
+  for (OnUnsupported policy : {OnUnsupported::kSkip, OnUnsupported::kError}) {
+    FileScanOptions options;
+    options.on_unsupported = policy;
+    auto refused = ScanHdf5File(path, "long_strings.h5", options);
+    ASSERT_FALSE(refused.ok());
+    EXPECT_EQ(refused.status().code(), StatusCode::kUnsupported);
+    EXPECT_NE(refused.status().message().find(
+                  "dataset /long: variable-length values of more than the 67108864 bytes"),
+              std::string::npos)
+        << refused.status().ToString();
+  }
+}
+
 // The same where the metadata lives in a metadata cache image block.
 TEST(NativeScanBadInput, FlippedCacheImageFailsCleanly) {
   TempDir dir;
