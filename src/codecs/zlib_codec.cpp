@@ -204,14 +204,18 @@ std::optional<std::string> InflateZlibSpansFast(std::string_view in, uint64_t si
   if (!IsZlibHeaderAccepted(in)) return std::nullopt;
   in.remove_prefix(2);
   DeflateDecoder decoder(in);
-  auto window = std::make_unique_for_overwrite<char[]>(kSpanWindowBytes);
+  // A small chunk gets a window its size: it fits without a slide, and an output that does
+  // not fit is longer than `size`, refused at the hand-over below before any slide.
+  const size_t window_bytes =
+      std::min<uint64_t>(kSpanWindowBytes, size + DeflateDecoder::kRoomPerSymbol);
+  auto window = std::make_unique_for_overwrite<char[]>(window_bytes);
   SpanCollector collector(spans);
   uint64_t produced = 0;
   uint32_t adler = 1;
   size_t pos = 0, handed = 0;  // window[handed, pos) is output not yet handed over
   while (true) {
     const DeflateDecoder::Step step =
-        decoder.Run(window.get(), pos, kSpanWindowBytes, /*can_slide=*/true);
+        decoder.Run(window.get(), pos, window_bytes, /*can_slide=*/true);
     if (step == DeflateDecoder::Step::kGiveUp) return std::nullopt;
     const std::string_view piece(window.get() + handed, pos - handed);
     if (piece.size() > size - produced) return std::nullopt;
