@@ -207,7 +207,7 @@ std::optional<std::string> InflateZlibSpansFast(std::string_view in, uint64_t si
   // A small chunk gets a window its size: it fits without a slide, and an output that does
   // not fit is longer than `size`, refused at the hand-over below before any slide.
   const size_t window_bytes =
-      std::min<uint64_t>(kSpanWindowBytes, size + DeflateDecoder::kRoomPerSymbol);
+      size < kSpanWindowBytes ? size + DeflateDecoder::kRoomPerSymbol : kSpanWindowBytes;
   auto window = std::make_unique_for_overwrite<char[]>(window_bytes);
   SpanCollector collector(spans);
   uint64_t produced = 0;
