@@ -197,6 +197,8 @@ inline bool DeflateBits::Read(unsigned n, uint32_t& value) {
   return true;
 }
 
+namespace {
+
 // A code longer than the table's bits, one bit at a time in code order (as zlib's
 // contrib/puff does). Rare, so kept out of the decoding loop.
 [[gnu::noinline]] bool DecodeLongCode(const HuffmanCode& code, uint64_t bits, unsigned& symbol,
@@ -216,6 +218,8 @@ inline bool DeflateBits::Read(unsigned n, uint32_t& value) {
   }
   return false;
 }
+
+}  // namespace
 
 inline bool DeflateBits::Decode(const HuffmanCode& code, uint32_t root_mask, unsigned& symbol) {
   if (count < HuffmanCode::kMaxBits) Refill();
