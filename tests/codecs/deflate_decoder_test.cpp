@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "codecs/adler32.h"
+#include "support/zlib_deflate.h"
 #include "support/zlib_verdict.h"
 
 namespace kerchunk::codecs::internal {
@@ -47,17 +48,7 @@ std::string Payload(std::mt19937_64& rng, size_t n, int kind) {
 }
 
 std::string ZlibStream(const std::string& raw, int level, int strategy) {
-  z_stream zs{};
-  EXPECT_EQ(deflateInit2(&zs, level, Z_DEFLATED, MAX_WBITS, 8, strategy), Z_OK);
-  std::string out(deflateBound(&zs, raw.size()), '\0');
-  zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(raw.data()));
-  zs.avail_in = static_cast<uInt>(raw.size());
-  zs.next_out = reinterpret_cast<Bytef*>(out.data());
-  zs.avail_out = static_cast<uInt>(out.size());
-  EXPECT_EQ(deflate(&zs, Z_FINISH), Z_STREAM_END);
-  out.resize(zs.total_out);
-  deflateEnd(&zs);
-  return out;
+  return testing::ZlibDeflate(raw, level, strategy);
 }
 
 // The zlib codec's fast path, in short: the decoder on the deflate data after the 2-byte

@@ -335,36 +335,50 @@ TEST(NativeScanBadInput, ElementsAboveTheLimitAreSkippedOrRefused) {
   }
 }
 
-// A variable-length dataset of more elements than a scan embeds (a fuzzed 25 KB file declared
-// 2.75 M, unwritten, and took 10 s under the fuzzer): refused from its dataspace alone.
-TEST(NativeScanBadInput, VariableLengthElementsAboveTheLimitAreRefused) {
-  TempDir dir;
-  const std::string path = (dir.path() / "many_strings.h5").string();
+// A file at `path` with one dataset `name` of `count` variable-length strings: `strings`
+// written (contiguous) when given, else none written (chunks of 4096, never allocated).
+void WriteStringsFile(const std::string& path, const char* name, hsize_t count,
+                      const std::vector<const char*>& strings) {
   hid_t file = H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
   ASSERT_GE(file, 0);
   hid_t type = H5Tcopy(H5T_C_S1);
   H5Tset_size(type, H5T_VARIABLE);
-  const hsize_t dims[1] = {hdf5::internal::kMaxEmbeddedElements + 1}, chunk[1] = {4096};
-  hid_t space = H5Screate_simple(1, dims, nullptr);
+  hid_t space = H5Screate_simple(1, &count, nullptr);
   hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE);
-  H5Pset_chunk(dcpl, 1, chunk);
-  hid_t dset = H5Dcreate2(file, "many", type, space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
+  const hsize_t chunk[1] = {4096};
+  if (strings.empty()) H5Pset_chunk(dcpl, 1, chunk);
+  hid_t dset = H5Dcreate2(file, name, type, space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
   ASSERT_GE(dset, 0);
+  if (!strings.empty()) {
+    ASSERT_GE(H5Dwrite(dset, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, strings.data()), 0);
+  }
   H5Dclose(dset);
   H5Pclose(dcpl);
   H5Sclose(space);
   H5Tclose(type);
   H5Fclose(file);
+}
 
-  FileScanOptions options;
-  options.on_unsupported = OnUnsupported::kSkip;
-  auto refused = ScanHdf5File(path, "many_strings.h5", options);
-  ASSERT_FALSE(refused.ok());
-  EXPECT_EQ(refused.status().code(), StatusCode::kUnsupported);
-  EXPECT_NE(refused.status().message().find(
-                "dataset /many: 1048577 variable-length elements: more than the 1048576"),
-            std::string::npos)
-      << refused.status().ToString();
+// Scans `path` under each policy and expects it refused as unsupported with `reason`.
+void ExpectRefused(const std::string& path, const std::string& reason) {
+  for (OnUnsupported policy : {OnUnsupported::kSkip, OnUnsupported::kError}) {
+    FileScanOptions options;
+    options.on_unsupported = policy;
+    auto refused = ScanHdf5File(path, "strings.h5", options);
+    ASSERT_FALSE(refused.ok());
+    EXPECT_EQ(refused.status().code(), StatusCode::kUnsupported);
+    EXPECT_NE(refused.status().message().find(reason), std::string::npos)
+        << refused.status().ToString();
+  }
+}
+
+// A variable-length dataset of more elements than a scan embeds (a fuzzed 25 KB file declared
+// 2.75 M, unwritten, and took 10 s under the fuzzer): refused from its dataspace alone.
+TEST(NativeScanBadInput, VariableLengthElementsAboveTheLimitAreRefused) {
+  TempDir dir;
+  const std::string path = dir / "strings.h5";
+  WriteStringsFile(path, "many", hdf5::internal::kMaxEmbeddedElements + 1, {});
+  ExpectRefused(path, "dataset /many: 1048577 variable-length elements: more than the 1048576");
 }
 
 // Variable-length strings that add up to more than the embedding limit (64 MiB): 65 strings of
@@ -373,34 +387,10 @@ TEST(NativeScanBadInput, VariableLengthElementsAboveTheLimitAreRefused) {
 // every policy, with the reason, and without asking libhdf5.
 TEST(NativeScanBadInput, VariableLengthValuesAboveTheLimitAreRefused) {
   TempDir dir;
-  const std::string path = (dir.path() / "long_strings.h5").string();
-  hid_t file = H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
-  ASSERT_GE(file, 0);
-  hid_t type = H5Tcopy(H5T_C_S1);
-  H5Tset_size(type, H5T_VARIABLE);
-  constexpr hsize_t kStrings = 65;
+  const std::string path = dir / "strings.h5";
   const std::string text((uint64_t{1} << 20) + 1, 'x');
-  std::vector<const char*> strings(kStrings, text.c_str());
-  hid_t space = H5Screate_simple(1, &kStrings, nullptr);
-  hid_t dset = H5Dcreate2(file, "long", type, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
-  ASSERT_GE(dset, 0);
-  ASSERT_GE(H5Dwrite(dset, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, strings.data()), 0);
-  H5Dclose(dset);
-  H5Sclose(space);
-  H5Tclose(type);
-  H5Fclose(file);
-
-  for (OnUnsupported policy : {OnUnsupported::kSkip, OnUnsupported::kError}) {
-    FileScanOptions options;
-    options.on_unsupported = policy;
-    auto refused = ScanHdf5File(path, "long_strings.h5", options);
-    ASSERT_FALSE(refused.ok());
-    EXPECT_EQ(refused.status().code(), StatusCode::kUnsupported);
-    EXPECT_NE(refused.status().message().find(
-                  "dataset /long: variable-length values of more than the 67108864 bytes"),
-              std::string::npos)
-        << refused.status().ToString();
-  }
+  WriteStringsFile(path, "long", 65, std::vector<const char*>(65, text.c_str()));
+  ExpectRefused(path, "dataset /long: variable-length values of more than the 67108864 bytes");
 }
 
 // The same where the metadata lives in a metadata cache image block.

@@ -11,6 +11,7 @@
 
 #include "kerchunk/json/json_value.h"
 #include "pack_testing.h"
+#include "support/zlib_deflate.h"
 
 namespace kerchunk::pack {
 namespace {
@@ -33,17 +34,7 @@ std::string FieldChunk(std::mt19937_64& random, size_t values) {
 // A zlib stream written with other parameters than compress2's: zlib cannot reproduce it at
 // any level, so it must be kept as it is.
 std::string DeflateWith(std::string_view bytes, int level, int mem_level, int strategy) {
-  z_stream zs{};
-  EXPECT_EQ(deflateInit2(&zs, level, Z_DEFLATED, 15, mem_level, strategy), Z_OK);
-  std::string out(deflateBound(&zs, bytes.size()), '\0');
-  zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(bytes.data()));
-  zs.avail_in = static_cast<uInt>(bytes.size());
-  zs.next_out = reinterpret_cast<Bytef*>(out.data());
-  zs.avail_out = static_cast<uInt>(out.size());
-  EXPECT_EQ(deflate(&zs, Z_FINISH), Z_STREAM_END);
-  out.resize(zs.total_out);
-  deflateEnd(&zs);
-  return out;
+  return kerchunk::testing::ZlibDeflate(bytes, level, strategy, mem_level);
 }
 
 TEST(InlineDeflateTest, EveryLevelIsReproduced) {
