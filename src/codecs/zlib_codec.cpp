@@ -102,15 +102,6 @@ Status InflateOne(std::string_view id, std::string_view& in, std::string& out, u
   return OkStatus();
 }
 
-// Whether a zlib stream's 2-byte header (RFC 1950, 2.2) is one inflate's wrapper accepts.
-bool IsZlibHeaderAccepted(std::string_view in) {
-  if (in.size() < 2) return false;
-  auto cmf = static_cast<unsigned char>(in[0]);
-  auto flg = static_cast<unsigned char>(in[1]);
-  return (cmf * 256u + flg) % 31 == 0 && (cmf & 0x0F) == Z_DEFLATED &&
-         (cmf >> 4) + 8 <= MAX_WBITS && (flg & 0x20) == 0;
-}
-
 // The stored Adler-32 of a zlib stream, the 4 big-endian bytes at the front of `in` (which
 // holds at least 4).
 uint32_t StoredAdler32(std::string_view in) {
@@ -155,10 +146,10 @@ Status CheckZlibTrailer(std::string_view id, std::string_view& in, uint32_t comp
 // One zlib stream decoded whole by the DeflateDecoder into out[produced, limit), which `out`
 // already holds: true when the decoder took it and its Adler-32 matched, and only then are
 // `in` and `produced` moved past it. On false the caller decodes the stream with zlib.
-bool InflateZlibStreamFast(std::string_view& in, std::string& out, uint64_t& produced,
-                           uint64_t limit) {
-  if (out.size() < limit || !IsZlibHeaderAccepted(in)) return false;
-  std::string_view rest = in.substr(2);
+bool InflateZlibStreamFast(std::string_view id, std::string_view& in, std::string& out,
+                           uint64_t& produced, uint64_t limit) {
+  std::string_view rest = in;
+  if (out.size() < limit || !ReadZlibHeader(id, rest).ok()) return false;
   DeflateDecoder decoder(rest);
   char* stream_out = out.data() + produced;  // a match may not reach before the stream's start
   size_t pos = 0;
@@ -181,7 +172,7 @@ bool InflateZlibStreamFast(std::string_view& in, std::string& out, uint64_t& pro
 // wrapper. The DeflateDecoder goes first; zlib decodes what it gives up on.
 Status InflateZlibStream(std::string_view id, std::string_view& in, std::string& out,
                          uint64_t& produced, uint64_t limit) {
-  if (InflateZlibStreamFast(in, out, produced, limit)) return OkStatus();
+  if (InflateZlibStreamFast(id, in, out, produced, limit)) return OkStatus();
   KERCHUNK_RETURN_IF_ERROR(ReadZlibHeader(id, in));
   uint64_t start = produced;
   KERCHUNK_RETURN_IF_ERROR(InflateOne(id, in, out, produced, limit, kRawWindowBits));
@@ -199,10 +190,9 @@ constexpr size_t kSpanWindowBytes = kMatchHistoryBytes + 128 * 1024;
 
 // InflateZlibSpans by the DeflateDecoder: nullopt where it gives up or the stream is not
 // exactly `size` bytes with a matching Adler-32 (zlib then decodes it and says why).
-std::optional<std::string> InflateZlibSpansFast(std::string_view in, uint64_t size,
-                                                std::span<const ByteSpan> spans) {
-  if (!IsZlibHeaderAccepted(in)) return std::nullopt;
-  in.remove_prefix(2);
+std::optional<std::string> InflateZlibSpansFast(std::string_view id, std::string_view in,
+                                                uint64_t size, std::span<const ByteSpan> spans) {
+  if (!ReadZlibHeader(id, in).ok()) return std::nullopt;
   DeflateDecoder decoder(in);
   // A small chunk gets a window its size: it fits without a slide, and an output that does
   // not fit is longer than `size`, refused at the hand-over below before any slide.
@@ -236,7 +226,7 @@ std::optional<std::string> InflateZlibSpansFast(std::string_view in, uint64_t si
 // inflated and its checksum checked, but only the spans are kept.
 Result<std::string> InflateZlibSpans(std::string_view id, std::string_view in, uint64_t size,
                                      std::span<const ByteSpan> spans) {
-  if (std::optional<std::string> fast = InflateZlibSpansFast(in, size, spans)) {
+  if (std::optional<std::string> fast = InflateZlibSpansFast(id, in, size, spans)) {
     return *std::move(fast);
   }
   KERCHUNK_RETURN_IF_ERROR(ReadZlibHeader(id, in));
