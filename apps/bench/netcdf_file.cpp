@@ -1,8 +1,8 @@
 #include "bench/netcdf_file.h"
 
-#include <netcdf.h>
-
 #include <utility>
+
+#include "verify/netcdf_api.h"
 
 namespace kerchunk::bench::internal {
 
@@ -12,6 +12,7 @@ Status NcCheck(int rc, std::string_view what) {
 }
 
 Result<NcWriter> NcWriter::Create(const std::string& path) {
+  KERCHUNK_RETURN_IF_ERROR(netcdf::LoadLibrary());
   int ncid = -1;
   KERCHUNK_RETURN_IF_ERROR(
       NcCheck(nc_create(path.c_str(), NC_CLOBBER | NC_NETCDF4, &ncid), "create " + path));

@@ -1,7 +1,6 @@
 #include "kerchunk/bench/netcdf_series.h"
 
 #include <fmt/format.h>
-#include <netcdf.h>
 
 #include <algorithm>
 #include <chrono>
@@ -11,6 +10,7 @@
 
 #include "bench/netcdf_file.h"
 #include "bench/random.h"
+#include "verify/netcdf_api.h"
 
 namespace kerchunk::bench {
 namespace {

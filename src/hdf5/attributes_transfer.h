@@ -3,14 +3,13 @@
 // scalars, netCDF/HDF5 bookkeeping attributes left out. Internal to the HDF5 translator.
 #pragma once
 
-#include <hdf5.h>
-
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "hdf5/attribute_set.h"
+#include "hdf5/h5_api.h"
 #include "kerchunk/json/json_value.h"
 #include "kerchunk/util/status.h"
 

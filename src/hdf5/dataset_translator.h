@@ -3,8 +3,6 @@
 // translator; the public entry point is ScanHdf5File (kerchunk/hdf5/scan_hdf5.h).
 #pragma once
 
-#include <hdf5.h>
-
 #include <cstdint>
 #include <span>
 #include <string>
@@ -13,6 +11,7 @@
 
 #include "hdf5/attributes_transfer.h"
 #include "hdf5/datatype_mapping.h"
+#include "hdf5/h5_api.h"
 #include "kerchunk/formats/format_scanner.h"
 #include "kerchunk/hdf5/file.h"
 #include "kerchunk/json/json_value.h"

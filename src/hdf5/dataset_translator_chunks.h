@@ -3,8 +3,6 @@
 // threshold). Internal to the HDF5 translator.
 #pragma once
 
-#include <hdf5.h>
-
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -12,6 +10,7 @@
 
 #include "hdf5/chunk_references.h"
 #include "hdf5/dataset_translator.h"
+#include "hdf5/h5_api.h"
 #include "kerchunk/hdf5/chunk_geometry.h"
 #include "kerchunk/hdf5/file.h"
 #include "kerchunk/refs/chunk_grid.h"

@@ -3,11 +3,10 @@
 // Internal to the HDF5 translator.
 #pragma once
 
-#include <hdf5.h>
-
 #include <cstddef>
 #include <string>
 
+#include "hdf5/h5_api.h"
 #include "hdf5/numpy_type.h"
 #include "kerchunk/util/status.h"
 

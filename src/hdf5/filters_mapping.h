@@ -3,11 +3,10 @@
 // Internal to the HDF5 translator.
 #pragma once
 
-#include <hdf5.h>
-
 #include <cstddef>
 #include <string>
 
+#include "hdf5/h5_api.h"
 #include "hdf5/zarr_filters.h"
 #include "kerchunk/json/json_value.h"
 #include "kerchunk/util/status.h"

@@ -15,6 +15,12 @@ void SilenceLibraryErrors() {
   }
 }
 
+Status PrepareLibrary() {
+  KERCHUNK_RETURN_IF_ERROR(LoadLibrary());
+  SilenceLibraryErrors();
+  return OkStatus();
+}
+
 std::string TakeLibraryErrorMessage() {
   std::string innermost;
   auto walk = [](unsigned, const H5E_error2_t* err, void* data) -> herr_t {
@@ -76,7 +82,7 @@ Status Check(herr_t result, std::string_view what) {
 }
 
 Result<Handle> OpenFileReadOnly(const std::string& path, std::span<const std::byte> image) {
-  SilenceLibraryErrors();
+  KERCHUNK_RETURN_IF_ERROR(PrepareLibrary());
   hid_t id = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
   if (id >= 0) return Handle(id);
   const std::string first = TakeLibraryErrorMessage();
@@ -95,7 +101,7 @@ Result<Handle> OpenFileReadOnly(const std::string& path, std::span<const std::by
 }
 
 Result<Handle> OpenImageReadOnly(std::span<const std::byte> image, const std::string& name) {
-  SilenceLibraryErrors();
+  KERCHUNK_RETURN_IF_ERROR(PrepareLibrary());
   KERCHUNK_ASSIGN_OR_RETURN(Handle fapl, Check(H5Pcreate(H5P_FILE_ACCESS), name));
   // The core driver copies the image (no callbacks given), so `image` need not outlive the file.
   if (H5Pset_fapl_core(fapl.get(), 1 << 20, /*backing_store=*/false) < 0 ||

@@ -1,9 +1,8 @@
 // The boundary to the HDF5 C library: RAII ownership of hid_t handles and conversion of failing
 // calls into Status values carrying the library's own error message. Nothing outside
-// src/hdf5/ and the tests includes <hdf5.h> through any other route.
+// src/hdf5/ and the tests includes <hdf5.h> through any other route than this header or
+// hdf5/h5_api.h, which load libhdf5 when it is first used.
 #pragma once
-
-#include <hdf5.h>
 
 #include <cstddef>
 #include <cstdint>
@@ -12,14 +11,19 @@
 #include <string_view>
 #include <utility>
 
+#include "hdf5/h5_api.h"
 #include "kerchunk/util/status.h"
 
 namespace kerchunk::hdf5 {
 
 /// Turns off HDF5's automatic error printing (once per thread: a thread-safe libhdf5 keeps the
-/// setting per thread) so failures surface only as Status messages. Called by every entry point
-/// that opens files.
+/// setting per thread) so failures surface only as Status messages.
 void SilenceLibraryErrors();
+
+/// Loads libhdf5 (once; NotFound naming it when it cannot be) and silences its error printing on
+/// this thread. Every entry point that calls libhdf5 calls it first, so that a missing libhdf5 is
+/// an error message, not an abort in hdf5::Api().
+Status PrepareLibrary();
 
 /// The innermost message of HDF5's current error stack (e.g. "file signature not found"), or
 /// "" when the stack is empty. Clears the stack.

@@ -2,12 +2,11 @@
 // std::string, as h5py presents them. Internal to the HDF5 translator.
 #pragma once
 
-#include <hdf5.h>
-
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "hdf5/h5_api.h"
 #include "kerchunk/json/json_value.h"
 #include "kerchunk/util/status.h"
 

@@ -126,7 +126,7 @@ Result<FileScanResult> ScanWithLibrary(const FileBytes& file, const FileScanOpti
   static std::mutex library_mutex;
   std::lock_guard<std::mutex> lock(library_mutex);
 #endif
-  hdf5::SilenceLibraryErrors();
+  KERCHUNK_RETURN_IF_ERROR(hdf5::PrepareLibrary());
   KERCHUNK_ASSIGN_OR_RETURN(Handle handle, OpenWithLibrary(file));
   FileScanResult result;
   result.refs.urls.Intern(file.url);

@@ -74,11 +74,13 @@ Result<std::unique_ptr<ByteSource>> OpenByteSource(std::string_view url,
                                                    const SourceOptions& options) {
   const std::string name(url);
   if (url.starts_with("http://") || url.starts_with("https://")) {
+    KERCHUNK_RETURN_IF_ERROR(internal::LoadRemoteLibraries(/*s3=*/false));
     return std::unique_ptr<ByteSource>(new internal::HttpSource(name, name, options));
   }
   if (url.starts_with("s3://")) {
     KERCHUNK_ASSIGN_OR_RETURN(internal::S3Location location, internal::ParseS3Url(url));
     if (location.key.empty()) return InvalidArgumentError("{}: no object key in the URL", url);
+    KERCHUNK_RETURN_IF_ERROR(internal::LoadRemoteLibraries(/*s3=*/true));
     return std::unique_ptr<ByteSource>(new internal::S3Source(name, location, options));
   }
   if (url.starts_with("file://")) {

@@ -1,9 +1,9 @@
 #include "io/http_client.h"
 
-#include <curl/curl.h>
-
 #include <cctype>
 #include <mutex>
+
+#include "io/curl_api.h"
 
 namespace kerchunk::io::internal {
 namespace {

@@ -8,9 +8,17 @@
 #include <cstdio>
 #include <thread>
 
+#include "io/crypto_api_table.h"
+#include "io/curl_api_table.h"
 #include "io/sigv4.h"
 
 namespace kerchunk::io::internal {
+
+Status LoadRemoteLibraries(bool s3) {
+  KERCHUNK_RETURN_IF_ERROR(curl::LoadLibrary());
+  if (s3) KERCHUNK_RETURN_IF_ERROR(crypto::LoadLibrary());
+  return OkStatus();
+}
 namespace {
 
 // "bytes 0-9/1234" -> 1234; nullopt when absent or "*".
@@ -292,6 +300,7 @@ namespace kerchunk::io {
 
 Result<std::vector<ObjectInfo>> ListS3Objects(std::string_view url, const SourceOptions& options) {
   using namespace internal;
+  KERCHUNK_RETURN_IF_ERROR(LoadRemoteLibraries(/*s3=*/true));
   KERCHUNK_ASSIGN_OR_RETURN(S3Location location, ParseS3Url(url));
   const std::string prefix = location.key;
   location.key.clear();

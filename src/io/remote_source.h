@@ -12,6 +12,10 @@
 
 namespace kerchunk::io::internal {
 
+/// Loads libcurl, and for S3 (signed requests) libcrypto, when a run first reads a remote file:
+/// NotFound naming the library that cannot be loaded.
+Status LoadRemoteLibraries(bool s3);
+
 /// An object in an S3 bucket, as an s3:// URL names it.
 struct S3Location {
   std::string bucket;

@@ -1,13 +1,12 @@
 #include "io/sigv4.h"
 
 #include <fmt/format.h>
-#include <openssl/evp.h>
-#include <openssl/hmac.h>
-#include <openssl/sha.h>
 
 #include <algorithm>
 #include <cctype>
 #include <ctime>
+
+#include "io/crypto_api.h"
 
 namespace kerchunk::io::internal {
 namespace {

@@ -84,7 +84,7 @@ class RemoteSourceFile final : public SourceFile {
 }  // namespace
 
 Result<hdf5::Handle> OpenHdf5InPlace(std::span<const std::byte> image, const std::string& name) {
-  hdf5::SilenceLibraryErrors();
+  KERCHUNK_RETURN_IF_ERROR(hdf5::PrepareLibrary());
   KERCHUNK_ASSIGN_OR_RETURN(hdf5::Handle fapl, hdf5::Check(H5Pcreate(H5P_FILE_ACCESS), name));
   InPlace udata{const_cast<std::byte*>(image.data()), image.size()};
   H5FD_file_image_callbacks_t callbacks = {ImageMalloc, ImageMemcpy, ImageRealloc, ImageFree,

@@ -1,8 +1,6 @@
 // The original files as their own libraries read them, the oracle of --source, and what a CF
 // reader makes of the values on either side.
 #include <fmt/format.h>
-#include <netcdf.h>
-#include <netcdf_mem.h>
 
 #include <algorithm>
 #include <bit>
@@ -15,6 +13,7 @@
 #include "kerchunk/util/byte_reader.h"
 #include "refs/zarr_dtype.h"
 #include "verify/chunks.h"
+#include "verify/netcdf_api.h"
 #include "verify/remote_file.h"
 
 namespace kerchunk::verify::internal {
@@ -373,7 +372,7 @@ class Hdf5File final : public SourceFile {
 }  // namespace
 
 Result<std::unique_ptr<SourceFile>> OpenHdf5Source(const std::string& path) {
-  hdf5::SilenceLibraryErrors();
+  KERCHUNK_RETURN_IF_ERROR(hdf5::PrepareLibrary());
   KERCHUNK_ASSIGN_OR_RETURN(Handle file, hdf5::OpenFileReadOnly(path));
   return std::unique_ptr<SourceFile>(std::make_unique<Hdf5File>(std::move(file)));
 }
@@ -556,6 +555,7 @@ class Netcdf3File final : public SourceFile {
 }  // namespace
 
 Result<std::unique_ptr<SourceFile>> OpenNetcdf3Source(const std::string& path) {
+  KERCHUNK_RETURN_IF_ERROR(netcdf::LoadLibrary());
   std::lock_guard lock(NetcdfMutex());
   int ncid = -1;
   KERCHUNK_RETURN_IF_ERROR(
@@ -565,6 +565,7 @@ Result<std::unique_ptr<SourceFile>> OpenNetcdf3Source(const std::string& path) {
 
 Result<std::unique_ptr<SourceFile>> OpenNetcdf3SourceImage(std::span<const std::byte> image,
                                                            const std::string& name) {
+  KERCHUNK_RETURN_IF_ERROR(netcdf::LoadLibrary());
   std::lock_guard lock(NetcdfMutex());
   int ncid = -1;
   // Opened read-only, netCDF-C reads the memory and never writes it.
