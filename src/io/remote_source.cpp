@@ -19,6 +19,7 @@ Status LoadRemoteLibraries(bool s3) {
   if (s3) KERCHUNK_RETURN_IF_ERROR(crypto::LoadLibrary());
   return OkStatus();
 }
+
 namespace {
 
 // "bytes 0-9/1234" -> 1234; nullopt when absent or "*".
