@@ -8,9 +8,10 @@
 namespace kerchunk::internal {
 
 Result<SharedLibrary> SharedLibrary::Open(std::string_view what, const char* file) {
-  // Already there (RTLD_NOLOAD only looks) when the program was linked with it.
-  void* linked = dlopen(file, RTLD_NOW | RTLD_NOLOAD);
-  if (linked != nullptr) dlclose(linked);
+  // Already there (RTLD_NOLOAD only looks) when the program is linked with it or another part
+  // of the process loaded it.
+  void* loaded = dlopen(file, RTLD_NOW | RTLD_NOLOAD);
+  if (loaded != nullptr) dlclose(loaded);
   // RTLD_LOCAL: the library's symbols serve only this table, never another library's lookups.
   void* handle = dlopen(file, RTLD_NOW | RTLD_LOCAL);
   if (handle == nullptr) {
@@ -18,11 +19,11 @@ Result<SharedLibrary> SharedLibrary::Open(std::string_view what, const char* fil
     return NotFoundError("{} ({}) cannot be loaded: {}", what, file,
                          reason != nullptr ? reason : "no reason given");
   }
-  return SharedLibrary(std::string(what), handle, linked != nullptr);
+  return SharedLibrary(std::string(what), handle, loaded != nullptr);
 }
 
 Result<void*> SharedLibrary::Address(const char* symbol, bool variable) const {
-  if (variable && linked_) {
+  if (variable && already_loaded_) {
     // The definition every part of the program uses, the program's copy if it has one.
     if (void* address = dlsym(RTLD_DEFAULT, symbol)) return address;
   }

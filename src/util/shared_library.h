@@ -44,16 +44,18 @@ class SharedLibrary {
   }
 
  private:
-  SharedLibrary(std::string what, void* handle, bool linked)
-      : what_(std::move(what)), handle_(handle), linked_(linked) {}
+  SharedLibrary(std::string what, void* handle, bool already_loaded)
+      : what_(std::move(what)), handle_(handle), already_loaded_(already_loaded) {}
   Result<void*> Address(const char* symbol, bool variable) const;
 
   std::string what_;
   void* handle_;
-  // Whether the program was linked with the library (the tests are, for their oracles). Then a
-  // variable the program uses may live in the program itself (a copy relocation, which the
-  // library's own code then reads and writes), not where dlsym on the library points.
-  bool linked_;
+  // Whether the library was in the process before this opened it: the program is linked with
+  // it (the tests are, for their oracles), or another part loaded it (h5py in a Python process).
+  // A variable the program uses may then live in the program itself (a copy relocation, which
+  // the library's own code then reads and writes), not where dlsym on the library points; a
+  // library loaded privately by someone else is not in the global scope and keeps its own.
+  bool already_loaded_;
 };
 
 /// A library's table, filled once by the first caller, or the reason it could not be.
