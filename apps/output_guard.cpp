@@ -80,15 +80,17 @@ bool AnyOutputExists(const std::vector<NamedOutput>& outputs) {
   return false;
 }
 
-std::vector<std::string> ExpandedInputs(const std::vector<std::string>& inputs) {
-  std::vector<std::string> all = inputs;  // first as given: messages name what the user typed
-  // Remote inputs are not local files an output could overwrite; left in, they would make the
-  // expansion of the local ones fail.
+std::vector<std::string> LocalInputs(const std::vector<std::string>& inputs) {
   std::vector<std::string> local;
   for (const std::string& input : inputs) {
     if (!io::IsRemoteUrl(input)) local.push_back(input);
   }
-  Result<std::vector<std::string>> files = ExpandInputs(local);
+  return local;
+}
+
+std::vector<std::string> ExpandedInputs(const std::vector<std::string>& inputs) {
+  std::vector<std::string> all = inputs;  // first as given: messages name what the user typed
+  Result<std::vector<std::string>> files = ExpandInputs(LocalInputs(inputs));
   if (files.ok()) all.insert(all.end(), files->begin(), files->end());
   return all;
 }

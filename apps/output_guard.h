@@ -31,6 +31,10 @@ Status CheckOutputLocations(const std::vector<NamedOutput>& outputs);
 /// then is it worth expanding folders and patterns into the files a command would read.
 bool AnyOutputExists(const std::vector<NamedOutput>& outputs);
 
+/// `inputs` without remote ones (URLs): those are not local files an output could overwrite,
+/// and left in they would make the expansion of the local ones fail.
+std::vector<std::string> LocalInputs(const std::vector<std::string>& inputs);
+
 /// `inputs` with folders and patterns expanded as `kerchunk scan` does (ExpandInputs), so that
 /// an output found inside an input folder is caught; the inputs as given when they do not
 /// expand (the command reports why).

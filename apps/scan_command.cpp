@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <csignal>
 #include <cstdlib>
 #include <cstring>
@@ -15,6 +16,8 @@
 #include "concat_options.h"
 #include "identical_dims_check.h"
 #include "kerchunk/commands/scan.h"
+#include "kerchunk/io/byte_source.h"
+#include "kerchunk/scan/input_list.h"
 #include "kerchunk/util/file_io.h"
 #include "option_checks.h"
 #include "output_guard.h"
@@ -121,42 +124,56 @@ Status FinishOptions(ScanCommandState& state) {
   return ApplyConcatOptions(state.concat, state.options.combine);
 }
 
-// The inputs and the --files-from list's lines, as the scan will expand them. A list on standard
-// input can be read only once: it is read here and passed on to the scan as inputs.
-std::vector<std::string> ListedInputs(ScanOptions& o) {
+// Moves the lines of the --files-from list into the inputs and returns the list's path ("" when
+// there is none, or it was standard input). A list can be read only once when it is standard
+// input, a pipe (`--files-from <(find ...)`) or a FIFO: read once here for the checks, it is
+// passed on to the scan as inputs (reading it again waited for a writer that had gone, or found
+// it empty). A list that cannot be read is left to the scan, which reports why.
+std::string MoveListIntoInputs(ScanOptions& o) {
+  if (o.files_from.empty()) return "";
+  const std::string list = o.files_from == "-" ? "" : o.files_from;
+  std::vector<std::string> listed;
   if (o.files_from == "-") {
-    std::vector<std::string> listed = ReadFileList(std::cin);
-    o.inputs.insert(o.inputs.end(), listed.begin(), listed.end());
-    o.files_from.clear();
+    listed = ReadFileList(std::cin);
+  } else {
+    Result<std::string> text = ReadFileToString(o.files_from);
+    if (!text.ok()) return list;
+    std::istringstream in(*text);
+    listed = ReadFileList(in);
   }
-  std::vector<std::string> inputs = o.inputs;
-  if (!o.files_from.empty()) {
-    if (Result<std::string> text = ReadFileToString(o.files_from); text.ok()) {
-      std::istringstream in(*text);
-      std::vector<std::string> listed = ReadFileList(in);
-      inputs.insert(inputs.end(), listed.begin(), listed.end());
-    }
-  }
-  return inputs;
+  o.inputs.insert(o.inputs.end(), listed.begin(), listed.end());
+  o.files_from.clear();
+  return list;
 }
 
 // Checks before the scan: the output's folder; no -o that is one of the files the scan would
 // read (or the list naming them); every --identical-dims name a variable of the first file.
+// Expanding the inputs lists their folders and opens every file in them to read its signature,
+// so it is done once: when every input is local, the scan is then given the files the checks
+// looked at, and neither lists the folders again nor can see other files than were checked.
 Status GuardInputs(ScanCommandState& state) {
   ScanOptions& o = state.options;
   const std::vector<NamedOutput> outputs = {{"-o", o.output}};
   KERCHUNK_RETURN_IF_ERROR(CheckOutputLocations(outputs));
   const bool output_exists = AnyOutputExists(outputs);
   if (!output_exists && o.combine.identical_dims.empty()) return OkStatus();
-  std::vector<std::string> inputs = ListedInputs(o);
+  const std::string list = MoveListIntoInputs(o);
+  const std::vector<std::string>& inputs = o.inputs;
+  const bool all_local = std::none_of(inputs.begin(), inputs.end(), io::IsRemoteUrl);
+  Result<std::vector<std::string>> files = ExpandInputs(LocalInputs(inputs));
   if (output_exists) {
-    std::vector<std::string> with_list = inputs;
-    if (!o.files_from.empty()) with_list.push_back(o.files_from);
-    KERCHUNK_RETURN_IF_ERROR(RefuseOutputsOverInputs(outputs, ExpandedInputs(with_list)));
+    std::vector<std::string> checked = inputs;  // first as given: messages name what was typed
+    if (!list.empty()) checked.push_back(list);
+    if (files.ok()) checked.insert(checked.end(), files->begin(), files->end());
+    KERCHUNK_RETURN_IF_ERROR(RefuseOutputsOverInputs(outputs, checked));
   }
-  Result<std::vector<std::string>> files = ExpandInputs(inputs);
-  if (!files.ok()) return OkStatus();  // the scan reports why
-  return CheckIdenticalDimsInFirstFile(o.combine.identical_dims, *files, o.file_options);
+  if (!all_local || !o.files_from.empty() || !files.ok() || files->empty()) {
+    return OkStatus();  // the scan reports why
+  }
+  KERCHUNK_RETURN_IF_ERROR(
+      CheckIdenticalDimsInFirstFile(o.combine.identical_dims, *files, o.file_options));
+  o.inputs = *std::move(files);
+  return OkStatus();
 }
 
 // With one file nothing is combined, so the options that say how to combine do nothing; say so

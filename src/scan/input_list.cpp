@@ -74,10 +74,10 @@ Result<std::vector<std::string>> ExpandGlob(const std::string& pattern) {
   return out;
 }
 
-// Adds one existing path (file or directory); `input` is what the user wrote, for errors.
-Status AddExisting(const std::string& path, std::vector<std::string>& out) {
-  std::error_code ec;
-  fs::file_status status = fs::status(path, ec);
+// Adds one existing path (file or directory) of the given status; `input` is what the user
+// wrote, for errors.
+Status AddExisting(const std::string& path, const fs::file_status& status, std::error_code ec,
+                   std::vector<std::string>& out) {
   if (fs::is_directory(status)) return ListDirectory(path, out);
   if (fs::is_regular_file(status)) {
     out.push_back(AbsoluteNormal(path));
@@ -89,9 +89,14 @@ Status AddExisting(const std::string& path, std::vector<std::string>& out) {
 
 Status AddInput(const std::string& input, std::vector<std::string>& out) {
   std::error_code ec;
-  if (fs::exists(input, ec) || !HasGlobCharacters(input)) return AddExisting(input, out);
+  const fs::file_status status = fs::status(input, ec);  // one stat for the test and the kind
+  if (fs::exists(status) || !HasGlobCharacters(input)) return AddExisting(input, status, ec, out);
   KERCHUNK_ASSIGN_OR_RETURN(std::vector<std::string> matches, ExpandGlob(input));
-  for (const std::string& match : matches) KERCHUNK_RETURN_IF_ERROR(AddExisting(match, out));
+  for (const std::string& match : matches) {
+    std::error_code match_ec;
+    const fs::file_status match_status = fs::status(match, match_ec);
+    KERCHUNK_RETURN_IF_ERROR(AddExisting(match, match_status, match_ec, out));
+  }
   return OkStatus();
 }
 

@@ -4,11 +4,13 @@
 // its bytes. An output that does not exist yet is fine.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
 #include <filesystem>
 #include <fstream>
 
 #include "apps/apps_testing.h"
+#include "kerchunk/json/kerchunk_json.h"
 
 namespace kerchunk::testing {
 namespace {
@@ -111,6 +113,28 @@ TEST_F(CliInputOutputTest, BenchRefusesJsonOrPlotOverAnInput) {
       RunKerchunk("bench -q " + ShellQuote(Data().string()) + " --plot " + ShellQuote(Series(1)));
   EXPECT_TRUE(FailsWith(plot, "bench", Refusal("--plot", Series(1), Series(1))));
   EXPECT_EQ(FingerprintOf(refs), before);
+}
+
+// A list that can be read only once (a FIFO here; also `--files-from <(find ...)` or standard
+// input): the checks made when the output exists read it, and the scan must use those lines, not
+// read the list again. Reading it again waited for a writer that had gone (a FIFO) or found it
+// empty ("no input"), with --identical-dims too.
+TEST_F(CliInputOutputTest, AListReadableOnlyOnceIsReadOnce) {
+  const std::string out = Scratch("out.json");
+  std::ofstream(out) << "{}\n";  // an earlier output: the checks run
+  const std::string list = Scratch("list.fifo");
+  ASSERT_EQ(::mkfifo(list.c_str(), 0600), 0);
+  for (const std::string& extra : {std::string(), std::string(" --identical-dims lat,lon")}) {
+    const std::string writer = "(printf '%s\\n' " + ShellQuote(Series(0)) + " " +
+                               ShellQuote(Series(1)) + " > " + ShellQuote(list) + " &); ";
+    auto r =
+        RunCommand(writer + "timeout 30 " + ShellQuote(KerchunkBinary()) +
+                   " scan -q --files-from " + ShellQuote(list) + " -o " + ShellQuote(out) + extra);
+    ASSERT_EQ(r.exit_code, 0) << extra << ": " << r.err;
+    auto refs = ReadKerchunkFile(out);
+    ASSERT_TRUE(refs.ok()) << refs.status().message();
+    EXPECT_EQ(refs->urls.size(), 2u) << extra;  // both listed files, combined
+  }
 }
 
 TEST_F(CliInputOutputTest, AnOutputThatDoesNotExistOrIsAnotherFileIsFine) {
