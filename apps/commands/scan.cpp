@@ -177,6 +177,22 @@ ScannedFiles ScanFiles(const std::vector<NamedFile>& files, const ScanOptions& o
   return out;
 }
 
+// What verify --files compares with later: each local file's size and modification time as its
+// scan opened it. Taken from that open, not from a stat after the run, so that a file replaced
+// while the run went on is recorded as the file that was read, and verify --files sees the
+// change. Remote files are not recorded (no local stat); files that were not read have no
+// references, and SourcesOf drops them.
+std::vector<SourceFileRecord> RecordsOfScannedFiles(const std::vector<NamedFile>& files,
+                                                    const std::vector<FileFetchStats>& stats) {
+  std::vector<SourceFileRecord> records;
+  for (size_t i = 0; i < files.size(); ++i) {
+    if (!stats[i].mtime_ns) continue;
+    records.push_back(
+        {.url = files[i].url, .size = stats[i].file_size, .mtime_ns = *stats[i].mtime_ns});
+  }
+  return records;
+}
+
 // The references of the files that were read, in list order, plus what to report.
 struct Collected {
   std::vector<ReferenceSet> parts;
@@ -322,20 +338,13 @@ Result<RunSummary> RunScan(const ScanOptions& options, const CommandStreams& str
   }
   KERCHUNK_ASSIGN_OR_RETURN(std::vector<NamedFile> named, NameFiles(files, options));
   ScannedFiles scanned = ScanFiles(named, options);
+  std::vector<SourceFileRecord> sources = RecordsOfScannedFiles(named, scanned.stats);
   auto retained = scanned.retained;
   KERCHUNK_ASSIGN_OR_RETURN(Collected collected,
                             CollectResults(std::move(scanned), named, options, streams, summary));
   KERCHUNK_ASSIGN_OR_RETURN(
       ReferenceSet refs, Assemble(std::move(collected), named, all_files.size(), options, streams,
                                   summary, std::move(retained)));
-  // What verify --files compares with later. A file that cannot be stat'ed now was skipped
-  // (--on-error skip) and has no references; remote files are not recorded (no local stat).
-  std::vector<SourceFileRecord> sources;
-  for (const NamedFile& file : named) {
-    if (io::IsRemoteUrl(file.path)) continue;
-    Result<SourceFileRecord> record = RecordSourceFile(file.url, file.path);
-    if (record.ok()) sources.push_back(*std::move(record));
-  }
   sources = internal::SourcesOf(refs, sources);
   if (options.checksum) {
     std::unordered_map<std::string, std::string> path_of;

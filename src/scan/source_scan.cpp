@@ -23,6 +23,7 @@ Result<FileScanResult> ScanLocal(const std::string& path, const std::string& url
                                  const FileScanOptions& options, FileFetchStats& stats) {
   KERCHUNK_ASSIGN_OR_RETURN(MappedFile file, MappedFile::Open(path));
   stats.file_size = file.bytes().size();
+  stats.mtime_ns = file.mtime_ns();
   const FormatScanner* scanner = FindFormatScanner(file.bytes());
   if (!scanner) return NotAFormat(path);
   return scanner->Scan({file.bytes(), path, url, path}, options);

@@ -74,6 +74,7 @@ Result<MappedFile> MappedFile::Open(const std::string& path) {
   MappedFile out;
   out.path_ = path;
   out.size_ = static_cast<uint64_t>(st.st_size);
+  out.mtime_ns_ = int64_t{st.st_mtim.tv_sec} * 1'000'000'000 + st.st_mtim.tv_nsec;
   if (out.size_ == 0) return out;  // mmap of length 0 is an error; an empty span is fine
   if (out.size_ <= kReadWholeFileBytes) {
     out.read_ = std::make_unique_for_overwrite<char[]>(out.size_);
@@ -90,6 +91,7 @@ Result<MappedFile> MappedFile::Open(const std::string& path) {
 MappedFile::MappedFile(MappedFile&& other) noexcept
     : data_(other.data_),
       size_(other.size_),
+      mtime_ns_(other.mtime_ns_),
       path_(std::move(other.path_)),
       read_(std::move(other.read_)) {
   other.data_ = nullptr;
@@ -101,6 +103,7 @@ MappedFile& MappedFile::operator=(MappedFile&& other) noexcept {
     Unmap();
     data_ = other.data_;
     size_ = other.size_;
+    mtime_ns_ = other.mtime_ns_;
     path_ = std::move(other.path_);
     read_ = std::move(other.read_);
     other.data_ = nullptr;

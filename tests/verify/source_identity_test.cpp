@@ -3,8 +3,10 @@
 // the parts' records, and `verify --files` reports a file rewritten after the scan (exit 1).
 // With `scan --checksum` the record also holds a hash of each file's unreferenced (metadata)
 // bytes, which catches a rewrite that kept size and modification time.
+#include <fcntl.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
 #include <filesystem>
 
@@ -58,6 +60,17 @@ TEST_F(SourceIdentityTest, ScanRecordsEveryFileFirstInTheDocument) {
   }
   CommandResult r = RunVerify(ShellQuote(refs) + " --files");
   EXPECT_EQ(r.exit_code, 0) << r.out;
+}
+
+// The record holds the modification time to the nanosecond, as the scan's own open of the file
+// saw it (not a stat after the run, which would describe a file replaced meanwhile).
+TEST_F(SourceIdentityTest, RecordHasTheTimeToTheNanosecond) {
+  const timespec times[2] = {{0, UTIME_OMIT}, {1'700'000'000, 123'456'789}};
+  ASSERT_EQ(::utimensat(AT_FDCWD, paths_[0].c_str(), times, 0), 0);
+  auto record = ReadSourceRecord(Scan("refs.json"));
+  ASSERT_TRUE(record.ok() && record->has_value());
+  EXPECT_EQ((**record)[0].mtime_ns, 1'700'000'000'123'456'789);
+  EXPECT_EQ((**record)[0].size, fs::file_size(paths_[0]));
 }
 
 TEST_F(SourceIdentityTest, FileRewrittenAfterTheScanFailsTheFilesCheck) {

@@ -21,6 +21,9 @@ struct FileFetchStats {
   uint64_t bytes_fetched = 0;  ///< bytes received; 0 for local files (the page cache's business)
   uint64_t retries = 0;
   uint64_t file_size = 0;
+  /// A local file's modification time when it was opened for the scan (nanoseconds since the
+  /// Unix epoch), recorded with its size for verify --files; none for remote files.
+  std::optional<int64_t> mtime_ns;
   double seconds = 0;  ///< wall time of the whole per-file scan, fetches included
 };
 

@@ -31,11 +31,15 @@ class MappedFile {
 
   std::span<const std::byte> bytes() const { return {data_, size_}; }
   uint64_t size() const { return size_; }
+  /// The modification time when the file was opened (nanoseconds since the Unix epoch): the
+  /// time of the bytes this object holds, even if the file is replaced later.
+  int64_t mtime_ns() const { return mtime_ns_; }
   const std::string& path() const { return path_; }
 
  private:
   const std::byte* data_ = nullptr;
   uint64_t size_ = 0;
+  int64_t mtime_ns_ = 0;
   std::string path_;
   std::unique_ptr<char[]> read_;  // a small file's bytes (data_ points here), else null
 
