@@ -74,8 +74,8 @@ Result<std::vector<std::string>> ExpandGlob(const std::string& pattern) {
   return out;
 }
 
-// Adds one existing path (file or directory) of the given status; `input` is what the user
-// wrote, for errors.
+// Adds one path (file or directory) of the given status, or says why it cannot be read; `path`
+// is as the user wrote it (or a match of their pattern), for errors.
 Status AddExisting(const std::string& path, const fs::file_status& status, std::error_code ec,
                    std::vector<std::string>& out) {
   if (fs::is_directory(status)) return ListDirectory(path, out);
